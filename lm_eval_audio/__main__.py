@@ -1,0 +1,3 @@
+from lm_eval_audio.cli import main
+
+main()

@@ -1,0 +1,116 @@
+"""Audio references: what documents carry instead of decoded audio.
+
+A task's ``doc_to_audio`` returns a list of references. Each is one of
+
+* a path string (or ``os.PathLike``): ``"clips/0001.wav"``;
+* ``{"path": ..., "start": s, "end": s}``: a file, optionally a time slice in seconds;
+* ``{"bytes": b"...", "path": optional name}``: encoded audio, as ``datasets``'
+  ``Audio(decode=False)`` gives it;
+* ``{"array": samples, "sampling_rate": hz}``: already decoded samples.
+
+Decoding happens in the model wrapper, one batch at a time (``lm_eval_audio.audio``).
+This module stays free of torch so that the startup hook can use it for cache keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any
+
+
+class AudioError(ValueError):
+    """An audio reference that cannot be used; the message names the file or item."""
+
+
+def normalize(ref: Any) -> dict:
+    """Return the reference as a dict with exactly one of path / bytes / array."""
+    if isinstance(ref, (str, os.PathLike)):
+        return {"path": os.fspath(ref)}
+    if isinstance(ref, dict):
+        if ref.get("array") is not None:
+            if not ref.get("sampling_rate"):
+                raise AudioError(f"audio dict with 'array' needs a 'sampling_rate' (got keys {sorted(ref)})")
+            return ref
+        if ref.get("bytes") is not None:
+            return ref
+        if ref.get("path") is not None:
+            return {**ref, "path": os.fspath(ref["path"])}
+        raise AudioError(
+            f"audio dict has none of 'path', 'bytes' or 'array' (keys: {sorted(ref)}); "
+            "doc_to_audio must return paths or dicts such as {'path': 'clip.wav'}"
+        )
+    raise AudioError(
+        f"unsupported audio reference of type {type(ref).__name__}: doc_to_audio must return a list of "
+        "paths or dicts with 'path', 'bytes' or 'array'+'sampling_rate'"
+    )
+
+
+def describe(ref: Any) -> str:
+    """A short human name for a reference, for error messages and logs."""
+    try:
+        ref = normalize(ref)
+    except AudioError:
+        return repr(ref)[:80]
+    if "array" in ref and ref.get("array") is not None:
+        return ref.get("path") or f"<array of {len(ref['array'])} samples @ {ref['sampling_rate']} Hz>"
+    if ref.get("bytes") is not None:
+        return ref.get("path") or f"<{len(ref['bytes'])} encoded bytes>"
+    return ref["path"]
+
+
+_file_digests: dict[tuple, str] = {}
+
+
+def _file_digest(path: str) -> str:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise AudioError(f"audio file not found: {path}") from None
+    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    digest = _file_digests.get(key)
+    if digest is None:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        digest = _file_digests[key] = h.hexdigest()
+    return digest
+
+
+def content_digest(ref: Any) -> str:
+    """SHA-256 of what the model will hear: the audio content plus any time slice.
+
+    Two clips behind the same prompt never share a digest; the same file reached by
+    two paths does.
+    """
+    ref = normalize(ref)
+    h = hashlib.sha256()
+    if ref.get("array") is not None:
+        import numpy as np
+
+        arr = np.ascontiguousarray(np.asarray(ref["array"]))
+        h.update(f"array:{arr.dtype.str}:{arr.shape}:{int(ref['sampling_rate'])}:".encode())
+        h.update(arr.tobytes())
+    elif ref.get("bytes") is not None:
+        h.update(b"bytes:" + hashlib.sha256(bytes(ref["bytes"])).digest())
+    else:
+        h.update(b"file:" + _file_digest(ref["path"]).encode())
+    h.update(f":{ref.get('start')}:{ref.get('end')}".encode())
+    return h.hexdigest()
+
+
+def cache_key_args(args: tuple) -> list:
+    """Request arguments with every audio reference replaced by its content digest.
+
+    lm-eval's ``--use_cache`` keys requests by the JSON of their arguments, which would
+    key a clip by its path (or fail on an array). Used by the startup hook.
+    """
+    out = []
+    for arg in args:
+        if isinstance(arg, dict) and "audio" in arg:
+            audio = arg["audio"]
+            refs = audio if isinstance(audio, (list, tuple)) else [audio]
+            arg = {**arg, "audio": [{"sha256": content_digest(r)} for r in refs]}
+        out.append(arg)
+    return out

@@ -1,0 +1,31 @@
+"""``lm-eval-audio`` / ``python -m lm_eval_audio``: lm-eval's CLI, plus our own subcommands.
+
+Anything that is not one of ours goes to lm-eval unchanged, so
+``lm-eval-audio run --model hf-audio ...``, ``lm-eval-audio ls tasks`` and the bare
+``lm-eval-audio --model hf-audio ...`` behave exactly as with ``lm_eval``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+# name -> "module:function"; each takes argv (the arguments after the name).
+SUBCOMMANDS: dict[str, str] = {}
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in SUBCOMMANDS:
+        import importlib
+
+        module, _, func = SUBCOMMANDS[argv[0]].partition(":")
+        getattr(importlib.import_module(module), func)(argv[1:])
+        return
+
+    from lm_eval_audio import startup
+
+    startup.install()  # idempotent; also covers LM_EVAL_AUDIO_DISABLE_HOOK-free envs without the .pth
+    from lm_eval.__main__ import cli_evaluate
+
+    sys.argv = ["lm-eval-audio", *argv]
+    cli_evaluate()

@@ -1,0 +1,147 @@
+"""Startup hook: makes plain ``lm_eval`` see the plugin's models and tasks.
+
+lm-eval 0.4.13 reads no plugin entry points, so ``lm_eval_audio.pth`` (installed next
+to the package in site-packages) calls :func:`install` in every interpreter of the
+environment. That is why this module imports nothing heavy: it only puts a finder on
+``sys.meta_path`` that waits for lm-eval's own modules to be imported, then
+
+* registers our models as lazy ``"module:Class"`` placeholders, after lm-eval's
+  built-ins (``get_model`` only imports ``lm_eval.models`` into an EMPTY registry, so
+  registering first would hide ``hf`` and the rest);
+* puts our ``tasks/`` folder on every ``TaskManager``'s include path, before the
+  user's ``--include_path`` so that a user's task of the same name wins;
+* makes lm-eval's request-cache key (``--use_cache``) depend on the audio content.
+
+Set ``LM_EVAL_AUDIO_DISABLE_HOOK=1`` to switch all of this off.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+
+MODELS = {
+    "hf-audio": "lm_eval_audio.model_wrappers.hf_audio:HFAudioLM",
+}
+
+def tasks_dir() -> str:
+    """The folder holding the plugin's YAML tasks.
+
+    A wheel puts it at ``lm_eval_audio/tasks``; an editable install maps that name to
+    the repository's top-level ``tasks/``. Asking the import system covers both.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("lm_eval_audio.tasks")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("lm_eval_audio.tasks is not installed: reinstall the project with pip")
+    return list(spec.submodule_search_locations)[0]
+
+
+# --- what happens when lm-eval's modules load -------------------------------------
+
+
+def _on_registry(module) -> None:
+    import lm_eval.models  # noqa: F401  (registers the built-ins first; see module doc)
+
+    for name, target in MODELS.items():
+        if name not in module.model_registry:
+            module.model_registry.register(name, target=target)
+
+
+def _on_task_manager(module) -> None:
+    cls = module.TaskManager
+    if getattr(cls.__init__, "_lm_eval_audio", False):
+        return
+    original = cls.__init__
+
+    def __init__(self, *args, include_path=None, include_defaults=True, **kwargs):
+        if include_defaults:
+            include_path = _with_our_tasks(include_path)
+        original(self, *args, include_path=include_path, include_defaults=include_defaults, **kwargs)
+
+    __init__._lm_eval_audio = True
+    __init__.__wrapped__ = original
+    __init__.__doc__ = original.__doc__
+    cls.__init__ = __init__
+
+
+def _with_our_tasks(include_path):
+    ours = tasks_dir()
+    if include_path is None or include_path == "":
+        return [ours]
+    user = list(include_path) if isinstance(include_path, (list, tuple)) else [include_path]
+    return [ours] + [p for p in user if os.path.abspath(str(p)) != os.path.abspath(ours)]
+
+
+def _on_api_model(module) -> None:
+    if getattr(module.hash_args, "_lm_eval_audio", False):
+        return
+    original = module.hash_args
+
+    def hash_args(attr, args):
+        from lm_eval_audio.audio_refs import cache_key_args
+
+        return original(attr, cache_key_args(args))
+
+    hash_args._lm_eval_audio = True
+    hash_args.__wrapped__ = original
+    module.hash_args = hash_args
+
+
+_AFTER_IMPORT = {
+    "lm_eval.api.registry": _on_registry,
+    "lm_eval.tasks.manager": _on_task_manager,
+    "lm_eval.api.model": _on_api_model,
+}
+
+
+class _RunAfterExec(importlib.abc.Loader):
+    def __init__(self, loader, callback):
+        self._loader = loader
+        self._callback = callback
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        self._callback(module)
+
+    def __getattr__(self, name):  # get_source, get_code, ... for tracebacks and pdb
+        return getattr(self._loader, name)
+
+
+class _LmEvalWatcher(importlib.abc.MetaPathFinder):
+    """Finds nothing itself; wraps the real loader of the few modules we act on."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        callback = _AFTER_IMPORT.get(fullname)
+        if callback is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _RunAfterExec(spec.loader, callback)
+                return spec
+        return None
+
+
+def install() -> None:
+    """Called from ``lm_eval_audio.pth`` at interpreter start."""
+    if os.environ.get("LM_EVAL_AUDIO_DISABLE_HOOK"):
+        return
+    if any(isinstance(f, _LmEvalWatcher) for f in sys.meta_path):
+        return
+    sys.meta_path.insert(0, _LmEvalWatcher())
+    # lm-eval modules imported before this call (the CLI calling install() again) are
+    # patched directly; each callback is idempotent.
+    for name, callback in _AFTER_IMPORT.items():
+        module = sys.modules.get(name)
+        if module is not None:
+            callback(module)

@@ -1,0 +1,179 @@
+"""Tiny random-weight audio-language models + processors, built fully offline.
+
+Each ``build_*(out_dir)`` saves a model and processor so that
+``AutoProcessor.from_pretrained(out_dir)`` and ``AutoModelForMultimodalLM.from_pretrained(out_dir)``
+load them back. The tokenizer is a byte-level BPE trained on inline text with the ``tokenizers`` library.
+"""
+
+from __future__ import annotations
+
+import torch
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import PreTrainedTokenizerFast
+
+_CORPUS = (
+    "The quick brown fox jumps over the lazy dog. What is in this audio? Please transcribe the speech. "
+    "You are a helpful assistant. The sound is a sine wave with some noise. Describe the audio clip in English. "
+    "Yes, no, maybe. One two three four five six seven eight nine ten. Hello world, how are you today? "
+)
+
+
+def _bpe_tokenizer(special_tokens: list[str], vocab_size: int = 384, **kwargs) -> PreTrainedTokenizerFast:
+    """Byte-level BPE trained on the inline corpus; ``special_tokens`` get ids 0..n-1 and are never split."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=special_tokens,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator([_CORPUS] * 4, trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=tok, padding_side="left", **kwargs)
+
+
+def _finish(model, tokenizer, processor, out_dir):
+    gc = model.generation_config
+    gc.pad_token_id, gc.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    gc.bos_token_id = getattr(tokenizer, "bos_token_id", None)
+    model.eval().save_pretrained(out_dir)
+    processor.save_pretrained(out_dir)
+    return out_dir
+
+
+# ----------------------------------------------------------------------------------------------- Qwen2-Audio
+# Same rendering as the Qwen2-Audio-7B-Instruct hub template.
+QWEN2_AUDIO_CHAT_TEMPLATE = (
+    "{% set audio_count = namespace(value=0) %}"
+    "{% for message in messages %}"
+    "{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n{% endif %}"
+    "<|im_start|>{{ message['role'] }}\n"
+    "{% if message['content'] is string %}{{ message['content'] }}<|im_end|>\n"
+    "{% else %}"
+    "{% for content in message['content'] %}"
+    "{% if content['type'] == 'audio' or 'audio' in content or 'audio_url' in content %}"
+    "{% set audio_count.value = audio_count.value + 1 %}"
+    "Audio {{ audio_count.value }}: <|audio_bos|><|AUDIO|><|audio_eos|>\n"
+    "{% elif 'text' in content %}{{ content['text'] }}{% endif %}"
+    "{% endfor %}<|im_end|>\n"
+    "{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+def build_qwen2_audio(out_dir: str, seed: int = 0) -> str:
+    from transformers import (
+        Qwen2AudioConfig,
+        Qwen2AudioEncoderConfig,
+        Qwen2AudioForConditionalGeneration,
+        Qwen2AudioProcessor,
+        Qwen2Config,
+        WhisperFeatureExtractor,
+    )
+
+    specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|AUDIO|>", "<|audio_bos|>", "<|audio_eos|>"]
+    tokenizer = _bpe_tokenizer(specials, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+    text_config = Qwen2Config(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=2048,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+    )  # fmt: skip
+    audio_config = Qwen2AudioEncoderConfig(
+        d_model=32, encoder_layers=1, encoder_attention_heads=2, encoder_ffn_dim=64, num_mel_bins=128,
+        max_source_positions=1500,  # fixed by the 30 s / 3000-frame padding of WhisperFeatureExtractor
+    )  # fmt: skip
+    config = Qwen2AudioConfig(
+        audio_config=audio_config, text_config=text_config,
+        audio_token_index=tokenizer.convert_tokens_to_ids("<|AUDIO|>"),
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    model = Qwen2AudioForConditionalGeneration(config)
+    processor = Qwen2AudioProcessor(
+        feature_extractor=WhisperFeatureExtractor(feature_size=128),
+        tokenizer=tokenizer,
+        chat_template=QWEN2_AUDIO_CHAT_TEMPLATE,
+    )
+    return _finish(model, tokenizer, processor, out_dir)
+
+
+# ---------------------------------------------------------------------------------------------- Granite Speech
+# Granite-3.x style turns; an audio part renders as the single placeholder the processor expands.
+GRANITE_SPEECH_CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "<|start_of_role|>{{ message['role'] }}<|end_of_role|>"
+    "{% if message['content'] is string %}{{ message['content'] }}"
+    "{% else %}{% for content in message['content'] %}"
+    "{% if content['type'] == 'audio' %}<|audio|>{% elif content['type'] == 'text' %}{{ content['text'] }}{% endif %}"
+    "{% endfor %}{% endif %}"
+    "<|end_of_text|>\n"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}<|start_of_role|>assistant<|end_of_role|>{% endif %}"
+)
+
+
+def build_granite_speech(out_dir: str, seed: int = 0) -> str:
+    from transformers import (
+        Blip2QFormerConfig,
+        GraniteConfig,
+        GraniteSpeechConfig,
+        GraniteSpeechEncoderConfig,
+        GraniteSpeechFeatureExtractor,
+        GraniteSpeechForConditionalGeneration,
+        GraniteSpeechProcessor,
+    )
+
+    specials = ["<|end_of_text|>", "<|start_of_role|>", "<|end_of_role|>", "<|audio|>", "<|pad|>"]
+    tokenizer = _bpe_tokenizer(specials, eos_token="<|end_of_text|>", bos_token="<|end_of_text|>", pad_token="<|pad|>")
+    text_config = GraniteConfig(
+        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
+        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=2048,
+        pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id, bos_token_id=tokenizer.bos_token_id,
+        tie_word_embeddings=False,
+    )  # fmt: skip
+    encoder_config = GraniteSpeechEncoderConfig(
+        input_dim=160, num_layers=2, hidden_dim=32, feedforward_mult=2, num_heads=2, output_dim=8,
+        context_size=200, max_pos_emb=512, dropout=0.0, conv_kernel_size=15,
+    )  # fmt: skip (input_dim = 2 stacked frames x 80 mel bins)
+    projector_config = Blip2QFormerConfig(
+        hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64,
+        encoder_hidden_size=32, cross_attention_frequency=1, max_position_embeddings=512,
+    )  # fmt: skip
+    config = GraniteSpeechConfig(
+        text_config=text_config, encoder_config=encoder_config, projector_config=projector_config,
+        audio_token_index=tokenizer.convert_tokens_to_ids("<|audio|>"),
+        has_lora_adapter=False,  # real checkpoints ship a LoRA (needs peft); none here
+        window_size=15, downsample_rate=5,
+        tie_word_embeddings=False,  # tied tiny random embeddings just echo the last prompt token forever
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    model = GraniteSpeechForConditionalGeneration(config)
+    processor = GraniteSpeechProcessor(
+        audio_processor=GraniteSpeechFeatureExtractor(n_mels=80, projector_window_size=15, projector_downsample_rate=5),
+        tokenizer=tokenizer,
+        audio_token="<|audio|>",
+        chat_template=GRANITE_SPEECH_CHAT_TEMPLATE,
+    )
+    return _finish(model, tokenizer, processor, out_dir)
+
+
+BUILDERS = {"qwen2_audio": build_qwen2_audio, "granite_speech": build_granite_speech}
+
+
+def main(argv=None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m lm_eval_audio.tiny_models",
+        description="Save a tiny random-weight audio LM (real transformers classes, no download) for smoke runs.",
+    )
+    parser.add_argument("out_dir")
+    parser.add_argument("--arch", choices=sorted(BUILDERS), default="qwen2_audio")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    print(BUILDERS[args.arch](args.out_dir, seed=args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,595 @@
+"""``hf-audio``: any transformers audio-language model behind lm-eval's LM interface.
+
+    lm_eval --model hf-audio --model_args pretrained=Qwen/Qwen2-Audio-7B-Instruct --tasks ...
+
+Requests arrive as ``(context, gen_kwargs[, {"audio": [ref, ...]}])`` for generation and
+``(context, continuation[, {"audio": [...]}])`` for log-likelihoods; text-only and audio
+requests of different tasks come mixed in one call. Audio references are decoded here,
+one batch at a time, and handed to the processor as ``audio=`` (the keyword current
+processors read; ``audios=`` is silently ignored by them, which is how lm-eval's own
+audio model ends up running on text alone). After every processor call we check that
+audio features and audio tokens are really there.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+
+from lm_eval.api.model import LM
+from lm_eval.models.utils import normalize_gen_kwargs
+from tqdm import tqdm
+
+from lm_eval_audio import audio as audio_io
+from lm_eval_audio.audio_refs import describe
+from lm_eval_audio.prompting import (
+    AUDIO_PLACEHOLDER,
+    decode_chat_context,
+    encode_chat_context,
+    place_audio,
+)
+
+log = logging.getLogger("lm_eval.audio.hf_audio")
+
+# Keys of a processor's output that carry text, not audio.
+_TEXT_KEYS = {"input_ids", "attention_mask", "token_type_ids", "position_ids"}
+_LONG_AUDIO_POLICIES = ("truncate", "chunk")
+
+
+@dataclass
+class _Item:
+    """One request, as the wrapper works on it."""
+
+    index: int
+    context: str
+    second: object  # gen_kwargs (generation) or continuation (log-likelihood)
+    refs: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _split_args(index: int, args: tuple) -> _Item:
+    context, second = args[0], args[1]
+    refs = []
+    if len(args) > 2 and args[2]:
+        extra = args[2]
+        if "visual" in extra:
+            raise ValueError("hf-audio serves audio and text; this request carries images ('visual')")
+        refs = extra.get("audio") or []
+        if not isinstance(refs, (list, tuple)):
+            refs = [refs]  # doc_to_audio should return a list; one reference is unambiguous
+    seconds = sum(audio_io.duration_seconds(r) for r in refs)
+    return _Item(index, context, second, list(refs), seconds)
+
+
+def _is_oom(err: BaseException) -> bool:
+    text = str(err).lower()
+    return "out of memory" in text or "can't allocate memory" in text or "defaultcpuallocator" in text
+
+
+def _load_model(pretrained: str, **kwargs):
+    """AutoModelForMultimodalLM first; other auto classes for architectures mapped elsewhere."""
+    import transformers
+
+    tried = []
+    for name in (
+        "AutoModelForMultimodalLM",
+        "AutoModelForImageTextToText",
+        "AutoModelForSpeechSeq2Seq",
+        "AutoModelForCausalLM",
+    ):
+        auto = getattr(transformers, name, None)
+        if auto is None:
+            continue
+        try:
+            model = auto.from_pretrained(pretrained, **kwargs)
+        except ValueError as e:  # "Unrecognized configuration class ..." for this auto class
+            if "Unrecognized configuration class" not in str(e):
+                raise
+            tried.append(name)
+            continue
+        log.info("hf-audio: loaded %s with %s", type(model).__name__, name)
+        return model
+    raise ValueError(
+        f"hf-audio: no transformers auto class can load {pretrained!r} (tried {', '.join(tried)}); "
+        "if the model ships its own code, add trust_remote_code=True to --model_args"
+    )
+
+
+class HFAudioLM(LM):
+    MULTIMODAL = True
+
+    def __init__(
+        self,
+        pretrained: str,
+        dtype: str = "auto",
+        device: str | None = None,
+        device_map: str | None = None,
+        trust_remote_code: bool = False,
+        attn_implementation: str | None = None,
+        revision: str | None = None,
+        max_new_tokens: int = 256,
+        system_prompt: str | None = None,
+        chat_template: bool = True,
+        audio_prompt: str | None = None,
+        max_audio_seconds: float | None = None,
+        long_audio: str = "truncate",
+        batch_size: int | str = 1,
+        max_batch_size: int | None = 64,
+        max_length: int | None = None,
+        **unknown,
+    ) -> None:
+        super().__init__()
+        unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
+        if unknown:
+            raise TypeError(
+                f"hf-audio: unknown model_args {sorted(unknown)}. Accepted: pretrained, dtype, device, "
+                "device_map, trust_remote_code, attn_implementation, revision, max_new_tokens, system_prompt, "
+                "chat_template, audio_prompt, max_audio_seconds, long_audio, max_length"
+            )
+        if long_audio not in _LONG_AUDIO_POLICIES:
+            raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")
+
+        import torch
+        from transformers import AutoProcessor
+
+        self._rank, self._world_size, self.accelerator = 0, 1, None
+        if int(os.environ.get("WORLD_SIZE", "1")) > 1 and device_map is None:
+            from accelerate import Accelerator
+
+            self.accelerator = Accelerator()
+            self._rank = self.accelerator.process_index
+            self._world_size = self.accelerator.num_processes
+            device = str(self.accelerator.device)
+        if device is None or (str(device).startswith("cuda") and not torch.cuda.is_available()):
+            if device is not None:
+                # lm-eval's CLI passes --device cuda by default, GPU or not.
+                log.warning("hf-audio: device %s requested but CUDA is not available; using cpu", device)
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+
+        self.pretrained = pretrained
+        self.processor = AutoProcessor.from_pretrained(
+            pretrained, trust_remote_code=trust_remote_code, revision=revision
+        )
+        self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
+        load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision}
+        if attn_implementation:
+            load_kwargs["attn_implementation"] = attn_implementation
+        if device_map:
+            load_kwargs["device_map"] = device_map
+        self.model = _load_model(pretrained, **load_kwargs).eval()
+        if not device_map:
+            self.model.to(device)
+        self._device = self.model.device
+
+        self.max_new_tokens = int(max_new_tokens)
+        self.system_prompt = system_prompt
+        self.use_chat_template = bool(chat_template)
+        if self.use_chat_template and not getattr(self.processor, "chat_template", None):
+            raise ValueError(
+                f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
+                "(and audio_prompt=... if the model's prompt format needs one)"
+            )
+        self.audio_prompt = audio_prompt if audio_prompt is not None else self._default_audio_prompt()
+        self.sampling_rate = self._sampling_rate()
+        window = self._audio_window_seconds()
+        self.max_audio_seconds = float(max_audio_seconds) if max_audio_seconds else window
+        self.long_audio = long_audio
+        self._max_length = max_length
+        self._audio_token_id = self._find_audio_token_id()
+
+        if batch_size == "auto" or str(batch_size).startswith("auto"):
+            self.batch_size = None  # found on the first batch of each request type
+        else:
+            self.batch_size = int(batch_size)
+        self.max_batch_size = int(max_batch_size or 64)
+        self.batch_sizes: dict[str, int] = {}
+
+        if self.max_audio_seconds:
+            what = (
+                f"truncated to their first {self.max_audio_seconds:g} s"
+                if long_audio == "truncate"
+                else f"cut into {self.max_audio_seconds:g} s chunks, each passed as its own audio part"
+            )
+            log.info("hf-audio: clips longer than %g s are %s (long_audio=%s)", self.max_audio_seconds, what, long_audio)
+        else:
+            log.info("hf-audio: no audio length limit known for this processor; clips are passed whole")
+
+    # --- properties lm-eval reads ---------------------------------------------------
+
+    @property
+    def max_length(self) -> int:
+        if self._max_length:
+            return int(self._max_length)
+        config = getattr(self.model.config, "text_config", None) or self.model.config
+        for attr in ("max_position_embeddings", "n_positions", "seq_length"):
+            if getattr(config, attr, None):
+                return int(getattr(config, attr))
+        return int(min(getattr(self.tokenizer, "model_max_length", 2048), 1 << 20))
+
+    @property
+    def tokenizer_name(self) -> str:
+        return str(self.pretrained).replace("/", "__")
+
+    def chat_template(self, chat_template: bool | str = False) -> str | None:
+        return getattr(self.processor, "chat_template", None)
+
+    def apply_chat_template(self, chat_history: list[dict], add_generation_prompt: bool = True) -> str:
+        # Rendering needs the audio, which only arrives with the request: keep the turns
+        # structured and render in _render (see lm_eval_audio.prompting).
+        return encode_chat_context(chat_history, add_generation_prompt)
+
+    # --- distributed primitives (accelerate launch -m lm_eval ...) --------------------
+
+    def all_gather(self, tensor):
+        return tensor if self._world_size <= 1 else self.accelerator.gather(tensor)
+
+    def gather_object(self, obj, dst=0):
+        if self._world_size <= 1:
+            return [obj]
+        import torch.distributed as dist
+
+        result = [None] * self._world_size if self._rank == dst else None
+        dist.gather_object(obj, result, dst=dst)
+        return result
+
+    def barrier(self) -> None:
+        if self._world_size > 1:
+            self.accelerator.wait_for_everyone()
+
+    # --- processor facts ----------------------------------------------------------------
+
+    def _feature_extractor(self):
+        return getattr(self.processor, "feature_extractor", None) or getattr(self.processor, "audio_processor", None)
+
+    def _sampling_rate(self) -> int:
+        fe = self._feature_extractor()
+        for obj in (fe, self.processor):
+            sr = getattr(obj, "sampling_rate", None)
+            if sr:
+                return int(sr)
+        log.warning("hf-audio: the processor states no sampling rate; resampling audio to 16000 Hz")
+        return 16000
+
+    def _audio_window_seconds(self) -> float | None:
+        fe = self._feature_extractor()
+        n_samples = getattr(fe, "n_samples", None)
+        if n_samples:
+            return n_samples / self.sampling_rate
+        chunk = getattr(fe, "chunk_length", None)
+        return float(chunk) if chunk else None
+
+    def _default_audio_prompt(self) -> str | None:
+        token = getattr(self.processor, "audio_token", None)
+        if token is None:
+            return None
+        bos = getattr(self.processor, "audio_bos_token", None) or ""
+        eos = getattr(self.processor, "audio_eos_token", None) or ""
+        return f"{bos}{token}{eos}"
+
+    def _find_audio_token_id(self) -> int | None:
+        token_id = getattr(self.processor, "audio_token_id", None)
+        if token_id is None and getattr(self.processor, "audio_token", None):
+            token_id = self.tokenizer.convert_tokens_to_ids(self.processor.audio_token)
+        if token_id is None:
+            token_id = getattr(self.model.config, "audio_token_id", None) or getattr(
+                self.model.config, "audio_token_index", None
+            )
+        return None if token_id is None else int(token_id)
+
+    # --- building model inputs --------------------------------------------------------
+
+    def _clips(self, item: _Item) -> list:
+        """Decode an item's audio; apply the long-audio policy. Returns arrays in order."""
+        clips = []
+        for ref in item.refs:
+            samples = audio_io.load(ref, self.sampling_rate)
+            limit = int(self.max_audio_seconds * self.sampling_rate) if self.max_audio_seconds else None
+            if limit and len(samples) > limit:
+                if self.long_audio == "truncate":
+                    self._long_counts["truncated"] += 1
+                    clips.append([samples[:limit]])
+                    continue
+                self._long_counts["chunked"] += 1
+                clips.append([samples[i : i + limit] for i in range(0, len(samples), limit)])
+                continue
+            clips.append([samples])
+        return clips
+
+    def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> str:
+        """The prompt text for one request, with one audio slot per (chunked) clip."""
+        chat = decode_chat_context(item.context)
+        if chat is not None:
+            messages, add_generation_prompt = chat
+        else:
+            messages = [{"role": "user", "content": item.context}]
+        if self.system_prompt and messages[0]["role"] != "system":
+            messages = [{"role": "system", "content": self.system_prompt}] + messages
+        messages = place_audio(messages, [len(c) for c in clips], where=describe(item.refs[0]) if item.refs else "")
+        if not self.use_chat_template and chat is None:
+            if clips and not self.audio_prompt:
+                raise ValueError(
+                    f"hf-audio: chat_template=False but {self.pretrained!r}'s processor names no audio token; "
+                    "pass audio_prompt=... with the model's documented audio marker"
+                )
+            return "".join(
+                self.audio_prompt if part["type"] == "audio" else part["text"]
+                for message in messages
+                for part in message["content"]
+            )
+        continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
+        return self.processor.apply_chat_template(
+            messages,
+            tokenize=False,
+            add_generation_prompt=not continue_final and add_generation_prompt,
+            continue_final_message=continue_final,
+        )
+
+    def _process(self, texts: list[str], clips_per_item: list[list]) -> dict:
+        """Processor call for a batch, checked: audio in means audio features out."""
+        flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
+        kwargs = {"text": texts, "return_tensors": "pt", "padding": True}
+        if flat:
+            kwargs["audio"] = flat
+            kwargs["sampling_rate"] = self.sampling_rate
+        inputs = self.processor(**kwargs)
+        if flat:
+            self._check_audio_reached(inputs, clips_per_item)
+        return inputs
+
+    def _check_audio_reached(self, inputs, clips_per_item) -> None:
+        features = [k for k, v in inputs.items() if k not in _TEXT_KEYS and hasattr(v, "numel") and v.numel() > 0]
+        if not features:
+            raise RuntimeError(
+                f"hf-audio: the processor of {self.pretrained!r} returned no audio features "
+                f"(keys: {sorted(inputs.keys())}); the model would run on text alone"
+            )
+        if self._audio_token_id is not None:
+            counts = (inputs["input_ids"] == self._audio_token_id).sum(dim=1).tolist()
+            for row, (clips, count) in enumerate(zip(clips_per_item, counts)):
+                if clips and count == 0:
+                    raise RuntimeError(
+                        f"hf-audio: request {row} of the batch has {len(clips)} clip(s) but no audio token "
+                        f"(id {self._audio_token_id}) in its input ids; the prompt lost its audio slot"
+                    )
+
+    def _to_device(self, inputs) -> dict:
+        import torch
+
+        dtype = self.model.dtype
+        out = {}
+        for k, v in inputs.items():
+            if isinstance(v, torch.Tensor):
+                v = v.to(self._device)
+                if v.is_floating_point():
+                    v = v.to(dtype)
+            out[k] = v
+        return out
+
+    # --- batching ---------------------------------------------------------------------
+
+    def _run_batches(self, kind: str, items: list[_Item], run_batch, desc: str, disable_tqdm: bool) -> list:
+        """Run ``items`` (already sorted, heaviest first) in batches; results by item index.
+
+        With ``--batch_size auto`` the first batch is tried at max_batch_size and halved
+        on out-of-memory; since it is the heaviest, the size found holds for the rest.
+        """
+        results = {}
+        pbar = tqdm(total=len(items), desc=desc, disable=disable_tqdm or self._rank != 0)
+        size = self.batch_size or self.batch_sizes.get(kind)
+        start = 0
+        while start < len(items):
+            if size is None:
+                size = self._find_batch_size(kind, items, run_batch, results)
+                start = min(size, len(items))
+                pbar.update(start)
+                continue
+            batch = items[start : start + size]
+            for item, out in zip(batch, run_batch(batch)):
+                results[item.index] = out
+            start += len(batch)
+            pbar.update(len(batch))
+        pbar.close()
+        return [results[i] for i in sorted(results)]
+
+    def _find_batch_size(self, kind, items, run_batch, results) -> int:
+        import gc
+
+        import torch
+
+        size = min(self.max_batch_size, len(items))
+        while True:
+            batch = items[:size]
+            try:
+                outs = run_batch(batch)
+            except (RuntimeError, torch.OutOfMemoryError) as e:
+                if not _is_oom(e) or size == 1:
+                    raise
+                gc.collect()
+                if torch.cuda.is_available():
+                    torch.cuda.empty_cache()
+                size = max(1, size // 2)
+                continue
+            for item, out in zip(batch, outs):
+                results[item.index] = out
+            self.batch_sizes[kind] = size
+            log.info("hf-audio: batch size %d for %s requests (--batch_size auto)", size, kind)
+            return size
+
+    # --- generate_until ---------------------------------------------------------------
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        items = [_split_args(i, req.args) for i, req in enumerate(requests)]
+        self._long_counts = {"truncated": 0, "chunked": 0}
+        # One gen_kwargs per batch; inside a group, longest audio (then text) first.
+        groups: dict[str, list[_Item]] = {}
+        for item in items:
+            groups.setdefault(json.dumps(item.second, sort_keys=True, default=str), []).append(item)
+        ordered = [
+            it for group in groups.values() for it in sorted(group, key=lambda x: (-x.seconds, -len(x.context), x.index))
+        ]
+        outs = self._run_batches("generate_until", ordered, self._generate_batch, "hf-audio generate", disable_tqdm)
+        self._report_long_audio()
+        return outs
+
+    def _generate_batch(self, batch: list[_Item]) -> list[str]:
+        import torch
+
+        kwargs = normalize_gen_kwargs(batch[0].second, default_max_gen_toks=self.max_new_tokens)
+        until = [s for s in kwargs.pop("until") if s]
+        max_new = kwargs.pop("max_gen_toks")
+        do_sample = kwargs.pop("do_sample", False)
+        temperature = kwargs.pop("temperature", 0.0)
+        if do_sample:
+            kwargs["temperature"] = temperature
+        clips = [self._clips(item) for item in batch]
+        texts = [self._render(item, c) for item, c in zip(batch, clips)]
+        self.tokenizer.padding_side = "left"
+        inputs = self._to_device(self._process(texts, clips))
+        pad_id = self.tokenizer.pad_token_id
+        if pad_id is None:
+            pad_id = self.tokenizer.eos_token_id
+        with torch.inference_mode():
+            out = self.model.generate(
+                **inputs, max_new_tokens=max_new, do_sample=do_sample, pad_token_id=pad_id, **kwargs
+            )
+        new_tokens = out[:, inputs["input_ids"].shape[1] :]
+        decoded = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
+        results = []
+        for text in decoded:
+            for stop in until:
+                text = text.split(stop, 1)[0]
+            results.append(text)
+        return results
+
+    def _report_long_audio(self) -> None:
+        counts = getattr(self, "_long_counts", {})
+        if counts.get("truncated"):
+            log.warning("hf-audio: %d clip(s) longer than %g s were truncated", counts["truncated"], self.max_audio_seconds)
+        if counts.get("chunked"):
+            log.info("hf-audio: %d clip(s) longer than %g s were chunked", counts["chunked"], self.max_audio_seconds)
+
+    # --- log-likelihoods ---------------------------------------------------------------
+
+    def _text_pair(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
+        """lm-eval's causal encoding: encode the whole string, split at the context's length."""
+        n_spaces = len(context) - len(context.rstrip())
+        if n_spaces:
+            continuation = context[-n_spaces:] + continuation
+            context = context[:-n_spaces]
+        whole = self.tokenizer(context + continuation, add_special_tokens=False)["input_ids"]
+        ctx = self.tokenizer(context, add_special_tokens=False)["input_ids"]
+        return whole[: len(ctx)], whole[len(ctx) :]
+
+    def _prefix_token_id(self) -> int:
+        for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
+            value = getattr(self.tokenizer, attr, None)
+            if value is not None:
+                return int(value)
+        raise ValueError(f"hf-audio: the tokenizer of {self.pretrained!r} has no BOS/EOS token for empty contexts")
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False) -> list[tuple[float, bool]]:
+        self._long_counts = {"truncated": 0, "chunked": 0}
+        items = [_split_args(i, req.args) for i, req in enumerate(requests)]
+        ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
+        outs = self._run_batches("loglikelihood", ordered, self._loglikelihood_batch, "hf-audio loglikelihood", disable_tqdm)
+        self._report_long_audio()
+        return outs
+
+    def _loglikelihood_batch(self, batch: list[_Item]) -> list[tuple[float, bool]]:
+        """Score continuations; rows needing the processor (audio, chat turns) go through it."""
+        pairs: list[tuple[list[int], list[int]] | None] = [None] * len(batch)
+        needs_processor = []
+        for row, item in enumerate(batch):
+            if item.refs or decode_chat_context(item.context) is not None:
+                needs_processor.append(row)
+            elif item.context == "":
+                pairs[row] = ([self._prefix_token_id()], self.tokenizer(item.second, add_special_tokens=False)["input_ids"])
+            else:
+                pairs[row] = self._text_pair(item.context, item.second)
+        features = {}
+        if needs_processor:
+            clips = [self._clips(batch[row]) for row in needs_processor]
+            texts = [self._render(batch[row], c) for row, c in zip(needs_processor, clips)]
+            self.tokenizer.padding_side = "left"
+            inputs = self._process(texts, clips)
+            for j, row in enumerate(needs_processor):
+                ids = inputs["input_ids"][j][inputs["attention_mask"][j].bool()].tolist()
+                cont = self.tokenizer(batch[row].second, add_special_tokens=False)["input_ids"]
+                pairs[row] = (ids, cont)
+            features = {k: v for k, v in inputs.items() if k not in _TEXT_KEYS}
+        return self._score(pairs, features, truncatable=[row not in needs_processor for row in range(len(batch))])
+
+    def _score(self, pairs, features: dict, truncatable: list[bool]) -> list[tuple[float, bool]]:
+        """Sum of continuation log-probs and whether greedy decoding reproduces it.
+
+        Rows are right-padded: with a causal mask, positions after a row's end change
+        nothing before it, so a row scores the same in any batch.
+        """
+        import torch
+
+        rows = []
+        for (ctx, cont), can_cut in zip(pairs, truncatable):
+            ids = ctx + cont
+            if len(ids) > self.max_length + 1:
+                if not can_cut:
+                    raise ValueError(
+                        f"hf-audio: a request with audio is {len(ids)} tokens, over max_length {self.max_length}"
+                    )
+                ids = ids[-(self.max_length + 1) :]
+            rows.append((ids[:-1], len(cont)))  # the last token is only a target
+        width = max(len(ids) for ids, _ in rows)
+        pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+        input_ids = torch.full((len(rows), width), pad, dtype=torch.long)
+        mask = torch.zeros((len(rows), width), dtype=torch.long)
+        for r, (ids, _) in enumerate(rows):
+            input_ids[r, : len(ids)] = torch.tensor(ids, dtype=torch.long)
+            mask[r, : len(ids)] = 1
+        inputs = self._to_device({"input_ids": input_ids, "attention_mask": mask, **features})
+        with torch.inference_mode():
+            logits = self.model(**inputs).logits.float()
+        logprobs = torch.log_softmax(logits, dim=-1).cpu()
+        results = []
+        for r, ((ctx, cont), (ids, n_cont)) in enumerate(zip(pairs, rows)):
+            end = len(ids)
+            target = torch.tensor(cont[-n_cont:] if n_cont else [], dtype=torch.long)
+            row_lp = logprobs[r, end - n_cont : end]
+            total = float(row_lp.gather(-1, target.unsqueeze(-1)).sum()) if n_cont else 0.0
+            greedy = bool((row_lp.argmax(-1) == target).all()) if n_cont else True
+            results.append((total, greedy))
+        return results
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False) -> list[float]:
+        from lm_eval.utils import get_rolling_token_windows, make_disjoint_window
+
+        windows, owners = [], []
+        for i, req in enumerate(requests):
+            item = _split_args(i, req.args)
+            if item.refs:
+                raise ValueError(
+                    "hf-audio: loglikelihood_rolling (perplexity tasks) is implemented for text; "
+                    f"request {i} carries audio ({describe(item.refs[0])})"
+                )
+            tokens = self.tokenizer(item.context, add_special_tokens=False)["input_ids"]
+            for window in map(
+                make_disjoint_window,
+                get_rolling_token_windows(
+                    token_list=tokens,
+                    prefix_token=self._prefix_token_id(),
+                    max_seq_len=self.max_length,
+                    context_len=1,
+                ),
+            ):
+                windows.append(_Item(len(windows), "", window))
+                owners.append(i)
+
+        def score(batch):
+            return self._score([w.second for w in batch], {}, truncatable=[True] * len(batch))
+
+        ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))
+        scores = self._run_batches("loglikelihood_rolling", ordered, score, "hf-audio rolling", disable_tqdm)
+        totals = [0.0] * len(requests)
+        for owner, (lp, _) in zip(owners, scores):
+            totals[owner] += lp
+        return totals
