@@ -79,10 +79,11 @@ def build_qwen2_audio(out_dir: str, seed: int = 0) -> str:
         vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=1,
         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=2048,
         pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+        initializer_range=0.2,  # the default 0.02 makes a 1-layer model nearly ignore its input
     )  # fmt: skip
     audio_config = Qwen2AudioEncoderConfig(
         d_model=32, encoder_layers=1, encoder_attention_heads=2, encoder_ffn_dim=64, num_mel_bins=128,
-        max_source_positions=1500,  # fixed by the 30 s / 3000-frame padding of WhisperFeatureExtractor
+        initializer_range=0.2, max_source_positions=1500,  # fixed by the 30 s / 3000-frame padding of WhisperFeatureExtractor
     )  # fmt: skip
     config = Qwen2AudioConfig(
         audio_config=audio_config, text_config=text_config,

@@ -25,9 +25,9 @@ from tqdm import tqdm
 from lm_eval_audio import audio as audio_io
 from lm_eval_audio.audio_refs import describe
 from lm_eval_audio.prompting import (
-    AUDIO_PLACEHOLDER,
     decode_chat_context,
     encode_chat_context,
+    flatten_without_template,
     place_audio,
 )
 
@@ -50,10 +50,12 @@ class _Item:
 
 
 def _split_args(index: int, args: tuple) -> _Item:
-    context, second = args[0], args[1]
+    # (context, gen_kwargs | continuation[, extra]) or, for rolling, (text[, extra])
+    context, rest = args[0], list(args[1:])
+    extra = rest.pop() if rest and isinstance(rest[-1], dict) and ("audio" in rest[-1] or "visual" in rest[-1]) else None
+    second = rest[0] if rest else None
     refs = []
-    if len(args) > 2 and args[2]:
-        extra = args[2]
+    if extra:
         if "visual" in extra:
             raise ValueError("hf-audio serves audio and text; this request carries images ('visual')")
         refs = extra.get("audio") or []
@@ -138,7 +140,9 @@ class HFAudioLM(LM):
         if int(os.environ.get("WORLD_SIZE", "1")) > 1 and device_map is None:
             from accelerate import Accelerator
 
-            self.accelerator = Accelerator()
+            # On CPU, accelerate only joins the process group (gloo) when asked to.
+            on_cpu = not torch.cuda.is_available() or str(device).startswith("cpu")
+            self.accelerator = Accelerator(cpu=on_cpu)
             self._rank = self.accelerator.process_index
             self._world_size = self.accelerator.num_processes
             device = str(self.accelerator.device)
@@ -313,11 +317,7 @@ class HFAudioLM(LM):
                     f"hf-audio: chat_template=False but {self.pretrained!r}'s processor names no audio token; "
                     "pass audio_prompt=... with the model's documented audio marker"
                 )
-            return "".join(
-                self.audio_prompt if part["type"] == "audio" else part["text"]
-                for message in messages
-                for part in message["content"]
-            )
+            return flatten_without_template(messages, self.audio_prompt or "")
         continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
         return self.processor.apply_chat_template(
             messages,
@@ -382,7 +382,7 @@ class HFAudioLM(LM):
         while start < len(items):
             if size is None:
                 size = self._find_batch_size(kind, items, run_batch, results)
-                start = min(size, len(items))
+                start = min(size, len(items))  # the probe batch is already done
                 pbar.update(start)
                 continue
             batch = items[start : start + size]
@@ -398,7 +398,7 @@ class HFAudioLM(LM):
 
         import torch
 
-        size = min(self.max_batch_size, len(items))
+        size = self.max_batch_size
         while True:
             batch = items[:size]
             try:

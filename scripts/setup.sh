@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One-command setup: system packages, .venv/ at the repo root, the project with its test extras.
+#   bash scripts/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# espeak-ng + sox synthesize test audio; ffmpeg decodes codecs libsndfile cannot (mp3, m4a, ...).
+need=()
+for pkg in espeak-ng sox ffmpeg; do command -v "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+# torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly).
+.venv/bin/python -m pip install -q 'torch==2.11.*' 'torchaudio==2.11.*'
+.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

@@ -1,0 +1,201 @@
+"""The plugin as a user meets it: plain `lm_eval` in a subprocess, result files on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+import soundfile as sf
+from conftest import BIN, REPO, results_json, run_cli, tone
+
+
+def _ok(proc):
+    assert proc.returncode == 0, f"exit {proc.returncode}\nSTDOUT:\n{proc.stdout[-3000:]}\nSTDERR:\n{proc.stderr[-5000:]}"
+    return proc
+
+
+def _python(code: str) -> str:
+    return _ok(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)).stdout.strip()
+
+
+def test_startup_hook_does_not_import_torch():
+    assert _python("import sys; print('torch' in sys.modules, 'transformers' in sys.modules)") == "False False"
+
+
+def test_registry_has_hf_audio_and_the_builtins_without_torch():
+    out = _python(
+        "import sys\n"
+        "from lm_eval.api.registry import get_model, model_registry\n"
+        "print('hf-audio' in model_registry, 'torch' in sys.modules, get_model('hf').__name__)\n"
+    )
+    assert out == "True False HFLM"
+
+
+def test_entry_points_declared():
+    from importlib.metadata import entry_points
+
+    eps = {ep.name: ep.value for ep in entry_points(group="lm_eval.models")}
+    assert eps["hf-audio"] == "lm_eval_audio.model_wrappers.hf_audio:HFAudioLM"
+
+
+def test_ls_tasks_lists_builtins_plugin_tasks_and_include_path():
+    out = _ok(run_cli(["lm_eval", "ls", "tasks", "--include_path", "tests/fixtures/text_tasks"])).stdout
+    for name in ("hellaswag", "arc_easy", "spoken_digits_gen", "spoken_digits_mc", "tiny_arc"):
+        assert name in out, name
+
+
+def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
+    out = _ok(run_cli(["lm-eval-audio", "ls", "tasks"])).stdout
+    assert "spoken_digits_gen" in out and "hellaswag" in out
+    out = _ok(run_cli([sys.executable, "-m", "lm_eval_audio", "ls", "tasks"])).stdout
+    assert "spoken_digits_mc" in out
+
+
+def _readme_main_job() -> str:
+    text = (REPO / "README.md").read_text()
+    block = re.search(r"<!-- main-job -->\s*```bash\n(.*?)```\s*<!-- /main-job -->", text, re.S)
+    assert block, "README lost its main-job block"
+    return block.group(1)
+
+
+@pytest.mark.slow
+def test_readme_main_job_runs_as_written(tmp_path):
+    """Exactly the README's commands, in a scratch copy of the repo's example folder."""
+    (tmp_path / ".venv").symlink_to(BIN.parent)
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", _readme_main_job()],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"},
+        timeout=600,
+    )
+    _ok(proc)
+    res = results_json(tmp_path / "results")
+    assert res["config"]["model"] == "hf-audio"
+    assert res["n-samples"]["spoken_qa"]["effective"] == 6
+    assert 0.0 <= res["results"]["spoken_qa"]["exact_match,none"] <= 1.0
+    samples = sorted((tmp_path / "results").rglob("samples_spoken_qa_*.jsonl"))
+    lines = [json.loads(x) for x in samples[0].read_text().splitlines()]
+    assert len(lines) == 6
+    assert lines[0]["arguments"]["gen_args_0"]["arg_2"]["audio"] == ["examples/spoken_qa/audio/clip_00.wav"]
+
+
+@pytest.mark.slow
+def test_text_and_audio_tasks_in_one_call_same_results_for_batch_size_1_and_8(tiny_qwen2_audio, tmp_path):
+    """A text multiple-choice YAML, a perplexity YAML and the plugin's audio tasks in one lm_eval call."""
+    runs = {}
+    for bs in ("1", "8"):
+        proc = _ok(
+            run_cli(
+                [
+                    "lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio},dtype=float32",
+                    "--tasks", "tiny_arc,tiny_wikitext,spoken_digits",
+                    "--include_path", "tests/fixtures/text_tasks",
+                    "--batch_size", bs, "--output_path", str(tmp_path / bs), "--log_samples",
+                ]
+            )
+        )
+        runs[bs] = results_json(tmp_path / bs)
+        assert "Running loglikelihood requests" in proc.stderr and "Running generate_until requests" in proc.stderr
+    one, eight = runs["1"]["results"], runs["8"]["results"]
+    assert set(one) == {"tiny_arc", "tiny_wikitext", "spoken_digits_gen", "spoken_digits_mc"}
+    assert "acc,none" in one["tiny_arc"] and "word_perplexity,none" in one["tiny_wikitext"]
+    assert "acc,none" in one["spoken_digits_mc"] and "exact_match,first_digit_word" in one["spoken_digits_gen"]
+    for task, metrics in one.items():
+        for key, value in metrics.items():
+            if isinstance(value, float):
+                assert eight[task][key] == pytest.approx(value, rel=1e-5, abs=1e-6), (task, key)
+    # Per-sample responses agree too, not only the aggregates.
+    for task in ("spoken_digits_gen", "tiny_arc"):
+        a = [json.loads(x)["resps"] for x in next((tmp_path / "1").rglob(f"samples_{task}_*.jsonl")).read_text().splitlines()]
+        b = [json.loads(x)["resps"] for x in next((tmp_path / "8").rglob(f"samples_{task}_*.jsonl")).read_text().splitlines()]
+        if task == "spoken_digits_gen":
+            assert a == b
+        else:
+            for ra, rb in zip(a, b):
+                for (la, ga), (lb, gb) in zip((r[0] for r in ra), (r[0] for r in rb)):
+                    assert float(la) == pytest.approx(float(lb), abs=1e-4) and ga == gb
+
+
+def _cache_task(folder, clips):
+    rows = [{"audio": str(p), "question": "What is this sound?"} for p in clips]
+    (folder / "same_prompt.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    (folder / "same_prompt.yaml").write_text(
+        "task: same_prompt\n"
+        "dataset_path: json\n"
+        f"dataset_kwargs:\n  data_files:\n    test: {folder / 'same_prompt.jsonl'}\n"
+        "test_split: test\n"
+        "output_type: generate_until\n"
+        "doc_to_audio: [audio]\n"
+        'doc_to_text: "<audio>{{question}}"\n'
+        'doc_to_target: "x"\n'
+        "generation_kwargs:\n  until: [\"\\n\"]\n  max_gen_toks: 4\n  do_sample: false\n"
+        "metric_list:\n  - metric: exact_match\n"
+        "metadata:\n  version: 1.0\n"
+    )
+
+
+@pytest.mark.slow
+def test_use_cache_keys_on_audio_content(tiny_qwen2_audio, tmp_path):
+    clips = [tmp_path / "a.wav", tmp_path / "b.wav"]
+    for i, p in enumerate(clips):
+        sf.write(p, tone(1.0 + i, seed=i), 16000)
+    _cache_task(tmp_path, clips)
+    cmd = [
+        "lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+        "--tasks", "same_prompt", "--include_path", str(tmp_path),
+        "--use_cache", str(tmp_path / "cache" / "db"), "--output_path", str(tmp_path / "out"),
+    ]
+    first = _ok(run_cli(cmd)).stderr
+    assert "Cached requests: 0, Requests remaining: 2" in first  # same prompt, two clips: two keys
+    second = _ok(run_cli(cmd)).stderr
+    assert "Cached requests: 2, Requests remaining: 0" in second
+    sf.write(clips[1], tone(1.5, seed=7), 16000)  # new content under the same path
+    third = _ok(run_cli(cmd)).stderr
+    assert "Cached requests: 1, Requests remaining: 1" in third
+
+
+@pytest.mark.slow
+def test_data_parallel_two_processes_match_one(tiny_qwen2_audio, tmp_path):
+    args = [
+        "-m", "lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+        "--device", "cpu", "--tasks", "spoken_digits", "--batch_size", "4",
+    ]
+    single = _ok(run_cli([sys.executable, *args, "--output_path", str(tmp_path / "one")]))
+    dp = _ok(run_cli(["torchrun", "--nproc_per_node", "2", *args, "--output_path", str(tmp_path / "two")]))
+    assert "on rank 1" in dp.stderr and "on rank 1" not in single.stderr
+    assert results_json(tmp_path / "one")["results"] == results_json(tmp_path / "two")["results"]
+
+
+@pytest.mark.slow
+def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
+    _ok(
+        subprocess.run(
+            [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(REPO)],
+            capture_output=True, text=True, timeout=600,
+        )
+    )
+    wheel = next(tmp_path.glob("lm_eval_audio-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "lm_eval_audio.pth" in names
+    for name in (
+        "lm_eval_audio/startup.py",
+        "lm_eval_audio/model_wrappers/hf_audio.py",
+        "lm_eval_audio/judges/__init__.py",
+        "lm_eval_audio/tasks/spoken_digits/spoken_digits_gen.yaml",
+        "lm_eval_audio/tasks/spoken_digits/_default_template_yaml",
+        "lm_eval_audio/tasks/spoken_digits/audio/seven.flac",
+        "lm_eval_audio/tasks/spoken_digits/utils.py",
+    ):
+        assert name in names, name
+    assert not any(n.startswith(("judges/", "tasks/", "model_wrappers/")) for n in names)
+    entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
+    assert "hf-audio = lm_eval_audio.model_wrappers.hf_audio:HFAudioLM" in entry_points

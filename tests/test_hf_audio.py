@@ -1,0 +1,220 @@
+"""hf-audio on tiny random-weight models: audio reaches the model, batching changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import soundfile as sf
+import torch
+from conftest import tone
+from lm_eval.api.instance import Instance
+
+from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+
+GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
+
+
+def gen(context, refs=None, kwargs=GREEDY):
+    args = (context, dict(kwargs)) + (({"audio": refs},) if refs is not None else ())
+    return Instance("generate_until", {}, args, 0)
+
+
+def ll(context, continuation, refs=None):
+    args = (context, continuation) + (({"audio": refs},) if refs is not None else ())
+    return Instance("loglikelihood", {}, args, 0)
+
+
+@pytest.fixture(scope="module")
+def qwen(tiny_qwen2_audio):
+    return HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
+
+
+def test_generation_identical_for_batch_size_1_and_8(tiny_qwen2_audio, clips):
+    requests = [gen(f"<audio>Describe clip {i}.", [p]) for i, p in enumerate(clips)]
+    one = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=1)
+    eight = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=8)
+    out1 = one.generate_until(requests)
+    out8 = eight.generate_until(requests)
+    assert len(out1) == 16
+    assert len(set(out1)) >= 8, "outputs should depend on the clip, or the comparison proves little"
+    assert out1 == out8
+
+
+def test_loglikelihood_identical_for_batch_size_1_and_8(tiny_qwen2_audio, clips):
+    requests = [ll(f"<audio>Clip {i} says", " hello there", [p]) for i, p in enumerate(clips)]
+    one = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=1)
+    eight = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=8)
+    a = one.loglikelihood(requests)
+    b = eight.loglikelihood(requests)
+    np.testing.assert_allclose([x for x, _ in a], [x for x, _ in b], rtol=0, atol=1e-4)
+    assert [g for _, g in a] == [g for _, g in b]
+
+
+def test_audio_changes_the_score(qwen, clips):
+    """The same prompt over two different clips gives two different log-likelihoods."""
+    a, b = qwen.loglikelihood([ll("<audio>It sounds like", " a bird", [clips[0]]), ll("<audio>It sounds like", " a bird", [clips[9]])])
+    assert abs(a[0] - b[0]) > 1e-6
+
+
+def test_processor_dropping_audio_fails_loudly(tiny_qwen2_audio, clips):
+    """The lm-eval/lmms-eval bug: audio silently ignored by the processor. We refuse to run."""
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
+    real = model.processor
+
+    class DropsAudio:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def __call__(self, text, audio=None, **kwargs):
+            kwargs.pop("sampling_rate", None)
+            return real.tokenizer([t.replace("<|AUDIO|>", "") for t in text], **kwargs)
+
+    model.processor = DropsAudio()
+    with pytest.raises(RuntimeError, match="no audio features"):
+        model.generate_until([gen("<audio>What is it?", [clips[0]])])
+
+
+def test_mixed_text_and_audio_requests_in_one_call(qwen, clips):
+    out = qwen.generate_until([gen("Say hi.", None), gen("<audio>What is it?", [clips[1]]), gen("Count to three.")])
+    assert len(out) == 3 and all(isinstance(o, str) for o in out)
+    scores = qwen.loglikelihood([ll("The capital of France is", " Paris"), ll("<audio>It is", " Paris", [clips[2]])])
+    assert all(np.isfinite(s) and s < 0 for s, _ in scores)
+
+
+def test_text_loglikelihood_matches_a_direct_forward_pass(qwen):
+    context, continuation = "The quick brown fox", " jumps over"
+    (score, greedy), = qwen.loglikelihood([ll(context, continuation)])
+    tok = qwen.tokenizer
+    whole = tok(context + continuation, add_special_tokens=False)["input_ids"]
+    n_ctx = len(tok(context, add_special_tokens=False)["input_ids"])
+    with torch.no_grad():
+        logits = qwen.model(input_ids=torch.tensor([whole])).logits[0].float()
+    lp = torch.log_softmax(logits, -1)
+    expected = sum(float(lp[i - 1, whole[i]]) for i in range(n_ctx, len(whole)))
+    assert score == pytest.approx(expected, abs=1e-5)
+
+
+def test_loglikelihood_rolling_is_sum_over_tokens(qwen):
+    text = "Hello world, how are you today? The quick brown fox jumps over the lazy dog."
+    (total,) = qwen.loglikelihood_rolling([Instance("loglikelihood_rolling", {}, (text,), 0)])
+    tok = qwen.tokenizer
+    ids = [tok.bos_token_id if tok.bos_token_id is not None else tok.eos_token_id] + tok(text, add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        lp = torch.log_softmax(qwen.model(input_ids=torch.tensor([ids])).logits[0].float(), -1)
+    expected = sum(float(lp[i - 1, ids[i]]) for i in range(1, len(ids)))
+    assert total == pytest.approx(expected, abs=1e-4)
+
+
+def test_placeholder_positions_the_audio(qwen, clips):
+    item_before = qwen._render(_item("<audio>Question?"), [[np.zeros(10)]])
+    item_after = qwen._render(_item("Question? <audio>"), [[np.zeros(10)]])
+    assert item_before.index("<|AUDIO|>") < item_before.index("Question?")
+    assert item_after.index("<|AUDIO|>") > item_after.index("Question?")
+    no_marker = qwen._render(_item("Question?"), [[np.zeros(10)]])
+    assert no_marker.index("<|AUDIO|>") < no_marker.index("Question?")
+
+
+def _item(context):
+    from lm_eval_audio.model_wrappers.hf_audio import _Item
+
+    return _Item(0, context, None, ["x.wav"])
+
+
+def test_long_audio_truncate_and_chunk(tiny_qwen2_audio, tmp_path):
+    path = tmp_path / "long.wav"
+    sf.write(path, tone(5.0), 16000)
+    counts = {}
+    for policy in ("truncate", "chunk"):
+        model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", max_audio_seconds=2, long_audio=policy)
+        model._long_counts = {"truncated": 0, "chunked": 0}
+        clips = model._clips(_item_with(str(path)))
+        inputs = model._process([model._render(_item_with(str(path)), clips)], [clips])
+        counts[policy] = int((inputs["input_ids"] == model._audio_token_id).sum())
+        assert [len(c) for c in clips[0]] == ([32000] if policy == "truncate" else [32000, 32000, 16000])
+    assert counts["chunk"] > counts["truncate"] > 0
+
+
+def _item_with(path):
+    from lm_eval_audio.model_wrappers.hf_audio import _Item
+
+    return _Item(0, "<audio>What is it?", None, [path])
+
+
+def test_marker_count_mismatch_names_the_problem(qwen, clips):
+    with pytest.raises(ValueError, match="2 <audio> marker"):
+        qwen.generate_until([gen("<audio> and <audio>?", [clips[0]])])
+
+
+def test_missing_audio_file_is_named(qwen, tmp_path):
+    missing = str(tmp_path / "nope.wav")
+    with pytest.raises(ValueError, match="nope.wav"):
+        qwen.generate_until([gen("<audio>What?", [missing])])
+
+
+def test_unknown_model_arg_is_rejected(tiny_qwen2_audio):
+    with pytest.raises(TypeError, match="max_new_tokenz"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", max_new_tokenz=3)
+
+
+def test_array_and_bytes_references(qwen, clips):
+    data, sr = sf.read(clips[3], dtype="float32")
+    with open(clips[3], "rb") as f:
+        raw = f.read()
+    scores = qwen.loglikelihood(
+        [
+            ll("<audio>It is", " a tone", [clips[3]]),
+            ll("<audio>It is", " a tone", [{"array": data, "sampling_rate": sr}]),
+            ll("<audio>It is", " a tone", [{"bytes": raw, "path": None}]),
+        ]
+    )
+    assert scores[0][0] == pytest.approx(scores[1][0], abs=1e-5)
+    assert scores[0][0] == pytest.approx(scores[2][0], abs=1e-5)
+
+
+def test_second_architecture_granite_speech(tiny_granite_speech, clips):
+    model = HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32", batch_size=4)
+    requests = [gen(f"<audio>Transcribe {i}.", [p]) for i, p in enumerate(clips[:8])]
+    out = model.generate_until(requests)
+    assert len(out) == 8
+    assert model._audio_token_id is not None
+    clip_a, clip_b = model.loglikelihood([ll("<audio>It is", " a tone", [clips[0]]), ll("<audio>It is", " a tone", [clips[7]])])
+    assert abs(clip_a[0] - clip_b[0]) > 1e-6
+
+
+def test_batch_size_auto_halves_on_out_of_memory(tiny_qwen2_audio, clips):
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size="auto", max_batch_size=16)
+    real = model._generate_batch
+
+    def small_memory(batch):
+        if len(batch) > 4:
+            raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return real(batch)
+
+    model._generate_batch = small_memory
+    reference = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=1)
+    requests = [gen(f"<audio>Clip {i}?", [p]) for i, p in enumerate(clips[:10])]
+    assert model.generate_until(requests) == reference.generate_until(requests)
+    assert model.batch_sizes == {"generate_until": 4}
+
+
+def test_other_errors_are_not_mistaken_for_out_of_memory(tiny_qwen2_audio, clips):
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", batch_size="auto")
+    model._generate_batch = lambda batch: (_ for _ in ()).throw(RuntimeError("shape mismatch"))
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        model.generate_until([gen("<audio>Q?", [clips[0]])])
+
+
+def test_without_chat_template_uses_the_models_audio_marker(tiny_qwen2_audio, clips):
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", chat_template=False)
+    assert model._render(_item("<audio>Question?"), [[np.zeros(10)]]) == "<|audio_bos|><|AUDIO|><|audio_eos|>Question?"
+    assert len(model.generate_until([gen("<audio>Question?", [clips[0]])])) == 1
+
+
+def test_lm_eval_chat_template_turns_are_rendered_with_the_audio(qwen, clips):
+    """--apply_chat_template: lm-eval hands us turns before the audio; we render them later."""
+    context = qwen.apply_chat_template([{"role": "user", "content": "<audio>What is it?"}])
+    assert qwen._render(_item(context), [[np.zeros(10)]]) == qwen._render(_item("<audio>What is it?"), [[np.zeros(10)]])
+    (score_turns, _), (score_plain, _) = qwen.loglikelihood(
+        [ll(context, " a tone", [clips[0]]), ll("<audio>What is it?", " a tone", [clips[0]])]
+    )
+    assert score_turns == pytest.approx(score_plain, abs=1e-5)
