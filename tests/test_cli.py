@@ -53,8 +53,8 @@ def test_ls_tasks_lists_builtins_plugin_tasks_and_include_path():
 def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
     out = _ok(run_cli(["lm-eval-audio", "ls", "tasks"])).stdout
     assert "spoken_digits_gen" in out and "hellaswag" in out
-    out = _ok(run_cli([sys.executable, "-m", "lm_eval_audio", "ls", "tasks"])).stdout
-    assert "spoken_digits_mc" in out
+    out = _ok(run_cli([sys.executable, "-m", "lm_eval_audio", "--help"])).stdout
+    assert "run" in out and "ls" in out and "validate" in out  # lm-eval's own subcommands
 
 
 def _readme_main_job() -> str:
