@@ -5,10 +5,11 @@
 Requests arrive as ``(context, gen_kwargs[, {"audio": [ref, ...]}])`` for generation and
 ``(context, continuation[, {"audio": [...]}])`` for log-likelihoods; text-only and audio
 requests of different tasks come mixed in one call. Audio references are decoded here,
-one batch at a time, and handed to the processor as ``audio=`` (the keyword current
-processors read; ``audios=`` is silently ignored by them, which is how lm-eval's own
-audio model ends up running on text alone). After every processor call we check that
-audio features and audio tokens are really there.
+one batch at a time, and handed to the processor as ``audio=``: the keyword current
+processors read. lm-eval's own audio model passes ``audios=``, which they do not read as
+audio (ignored or rejected, depending on the processor and version), so a model can end
+up hearing nothing. After every processor call we check that audio features and audio
+tokens are really there.
 """
 
 from __future__ import annotations

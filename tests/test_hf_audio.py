@@ -218,3 +218,10 @@ def test_lm_eval_chat_template_turns_are_rendered_with_the_audio(qwen, clips):
         [ll(context, " a tone", [clips[0]]), ll("<audio>What is it?", " a tone", [clips[0]])]
     )
     assert score_turns == pytest.approx(score_plain, abs=1e-5)
+
+
+def test_system_prompt_becomes_the_system_turn(tiny_qwen2_audio):
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", system_prompt="Listen carefully.")
+    text = model._render(_item("<audio>What is it?"), [[np.zeros(10)]])
+    assert text.startswith("<|im_start|>system\nListen carefully.<|im_end|>")
+    assert "You are a helpful assistant." not in text
