@@ -190,6 +190,7 @@ class HFAudioLM(LM):
             self.batch_size = int(batch_size)
         self.max_batch_size = int(max_batch_size or 64)
         self.batch_sizes: dict[str, int] = {}
+        self._long_counts = {"truncated": 0, "chunked": 0}  # reset per call, reported after it
 
         if self.max_audio_seconds:
             what = (
