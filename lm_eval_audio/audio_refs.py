@@ -26,6 +26,8 @@ class AudioError(ValueError):
 def normalize(ref: Any) -> dict:
     """Return the reference as a dict with exactly one of path / bytes / array."""
     if isinstance(ref, (str, os.PathLike)):
+        if not os.fspath(ref):
+            raise AudioError("audio path is an empty string: check the task's doc_to_audio and the data's audio column")
         return {"path": os.fspath(ref)}
     if isinstance(ref, dict):
         if ref.get("array") is not None:

@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from lm_eval_audio import startup
 
-    startup.install()  # idempotent; also covers LM_EVAL_AUDIO_DISABLE_HOOK-free envs without the .pth
+    # Idempotent. Covers interpreters that did not run the .pth (python -S, a zipapp).
+    startup.install()
     from lm_eval.__main__ import cli_evaluate
 
     sys.argv = ["lm-eval-audio", *argv]

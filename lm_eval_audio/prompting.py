@@ -57,9 +57,15 @@ def place_audio(messages: list[dict], slots_per_clip: list[int], where: str = ""
             )
         return messages
     if n_markers not in (0, len(slots_per_clip)):
+        hint = "use one marker per clip, or none to put the audio first"
+        if n_markers > len(slots_per_clip):
+            hint += (
+                ". If this is a few-shot run: lm-eval passes only the evaluated document's audio, not the "
+                "examples', so their markers have no clip; evaluate audio tasks with --num_fewshot 0"
+            )
         raise ValueError(
             f"the prompt has {n_markers} {AUDIO_PLACEHOLDER} marker(s) but the request carries "
-            f"{len(slots_per_clip)} clip(s) ({where}); use one marker per clip, or none to put the audio first"
+            f"{len(slots_per_clip)} clip(s) ({where}); {hint}"
         )
 
     def audio_parts(clip: int) -> list[dict]:

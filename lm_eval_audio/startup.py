@@ -58,10 +58,15 @@ def _on_task_manager(module) -> None:
         return
     original = cls.__init__
 
-    def __init__(self, *args, include_path=None, include_defaults=True, **kwargs):
-        if include_defaults:
-            include_path = _with_our_tasks(include_path)
-        original(self, *args, include_path=include_path, include_defaults=include_defaults, **kwargs)
+    def __init__(self, *args, **kwargs):
+        import inspect
+
+        # Bind as the original would, so positional and keyword calls both keep working.
+        bound = inspect.signature(original).bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        if bound.arguments.get("include_defaults", True):
+            bound.arguments["include_path"] = _with_our_tasks(bound.arguments.get("include_path"))
+        original(*bound.args, **bound.kwargs)
 
     __init__._lm_eval_audio = True
     __init__.__wrapped__ = original

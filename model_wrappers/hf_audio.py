@@ -17,14 +17,16 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
-from tqdm import tqdm
+from transformers import StoppingCriteria
 
 from lm_eval_audio import audio as audio_io
-from lm_eval_audio.audio_refs import describe
+from lm_eval_audio.audio_refs import AudioError, content_digest, describe
+from lm_eval_audio.batching import Batcher
 from lm_eval_audio.prompting import (
     decode_chat_context,
     encode_chat_context,
@@ -59,16 +61,56 @@ def _split_args(index: int, args: tuple) -> _Item:
     if extra:
         if "visual" in extra:
             raise ValueError("hf-audio serves audio and text; this request carries images ('visual')")
-        refs = extra.get("audio") or []
+        refs = extra.get("audio")
         if not isinstance(refs, (list, tuple)):
             refs = [refs]  # doc_to_audio should return a list; one reference is unambiguous
+        refs = [r for r in refs if r is not None]
+        if not refs:
+            # lm-eval drops None from doc_to_audio: a document whose audio is missing would
+            # otherwise be answered from its text alone.
+            raise AudioError(
+                f"request {index} of an audio task carries no audio (doc_to_audio gave nothing for this "
+                f"document; prompt starts {str(context)[:80]!r}); fix the data or the task's doc_to_audio"
+            )
     seconds = sum(audio_io.duration_seconds(r) for r in refs)
     return _Item(index, context, second, list(refs), seconds)
 
 
-def _is_oom(err: BaseException) -> bool:
-    text = str(err).lower()
-    return "out of memory" in text or "can't allocate memory" in text or "defaultcpuallocator" in text
+_DECODED_CLIPS_KEPT = 64
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def _as_bool(name: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE | _FALSE:
+        return text in _TRUE
+    raise ValueError(f"hf-audio: {name} must be true or false, got {value!r}")
+
+
+class _StopOnStrings(StoppingCriteria):
+    """Stops each row once its generated text (the prompt excluded) contains a stop string.
+
+    The text is cut at the stop afterwards anyway; stopping early only saves the tokens
+    past it, and since a finished row's later tokens are discarded, batch size cannot
+    change what is kept.
+    """
+
+    def __init__(self, stops: list[str], tokenizer, prompt_len: int) -> None:
+        self.stops = stops
+        self.tokenizer = tokenizer
+        self.prompt_len = prompt_len
+
+    def __call__(self, input_ids, scores, **kwargs):
+        import torch
+
+        texts = self.tokenizer.batch_decode(input_ids[:, self.prompt_len :], skip_special_tokens=True)
+        return torch.tensor([any(s in t for s in self.stops) for t in texts], device=input_ids.device)
+
+
+def _heaviest_first(groups: list[list[_Item]]) -> list[list[_Item]]:
+    return sorted(groups, key=lambda g: (-g[0].seconds, -len(g[0].context)))
 
 
 def _load_model(pretrained: str, **kwargs):
@@ -133,9 +175,19 @@ class HFAudioLM(LM):
             )
         if long_audio not in _LONG_AUDIO_POLICIES:
             raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")
+        if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
+            raise ValueError(
+                f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
+                "(leave it out to use the processor's own window)"
+            )
+        chat_template = _as_bool("chat_template", chat_template)
+        trust_remote_code = _as_bool("trust_remote_code", trust_remote_code)
 
         import torch
         from transformers import AutoProcessor
+
+        if dtype != "auto" and not isinstance(getattr(torch, str(dtype), None), torch.dtype):
+            raise ValueError(f"hf-audio: dtype={dtype!r} is not a torch dtype; use auto, float32, bfloat16 or float16")
 
         self._rank, self._world_size, self.accelerator = 0, 1, None
         if int(os.environ.get("WORLD_SIZE", "1")) > 1 and device_map is None:
@@ -170,7 +222,7 @@ class HFAudioLM(LM):
 
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
-        self.use_chat_template = bool(chat_template)
+        self.use_chat_template = chat_template
         if self.use_chat_template and not getattr(self.processor, "chat_template", None):
             raise ValueError(
                 f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
@@ -184,13 +236,11 @@ class HFAudioLM(LM):
         self._max_length = max_length
         self._audio_token_id = self._find_audio_token_id()
 
-        if batch_size == "auto" or str(batch_size).startswith("auto"):
-            self.batch_size = None  # found on the first batch of each request type
-        else:
-            self.batch_size = int(batch_size)
-        self.max_batch_size = int(max_batch_size or 64)
-        self.batch_sizes: dict[str, int] = {}
-        self._long_counts = {"truncated": 0, "chunked": 0}  # reset per call, reported after it
+        auto = str(batch_size).startswith("auto")
+        self.batcher = Batcher(None if auto else int(batch_size), int(max_batch_size or 64), "hf-audio")
+        self.batch_sizes = self.batcher.found  # lm-eval records these in the results' config
+        self._decoded: OrderedDict[str, list] = OrderedDict()  # recent clips, after the long-audio policy
+        self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # per call, by content
 
         if self.max_audio_seconds:
             what = (
@@ -287,21 +337,32 @@ class HFAudioLM(LM):
     # --- building model inputs --------------------------------------------------------
 
     def _clips(self, item: _Item) -> list:
-        """Decode an item's audio; apply the long-audio policy. Returns arrays in order."""
-        clips = []
-        for ref in item.refs:
-            samples = audio_io.load(ref, self.sampling_rate)
-            limit = int(self.max_audio_seconds * self.sampling_rate) if self.max_audio_seconds else None
-            if limit and len(samples) > limit:
-                if self.long_audio == "truncate":
-                    self._long_counts["truncated"] += 1
-                    clips.append([samples[:limit]])
-                    continue
-                self._long_counts["chunked"] += 1
-                clips.append([samples[i : i + limit] for i in range(0, len(samples), limit)])
-                continue
-            clips.append([samples])
-        return clips
+        """Decode an item's audio and apply the long-audio policy: one list of chunks per clip.
+
+        A multiple-choice document sends the same clip once per choice; the last few
+        decoded clips are kept, keyed by content, so each is decoded once.
+        """
+        return [self._clip(ref) for ref in item.refs]
+
+    def _clip(self, ref) -> list:
+        key = content_digest(ref)
+        if key in self._decoded:
+            self._decoded.move_to_end(key)
+            return self._decoded[key]
+        samples = audio_io.load(ref, self.sampling_rate)
+        limit = int(self.max_audio_seconds * self.sampling_rate) if self.max_audio_seconds else None
+        if not limit or len(samples) <= limit:
+            chunks = [samples]
+        elif self.long_audio == "truncate":
+            self._long_clips["truncated"].add(key)
+            chunks = [samples[:limit]]
+        else:
+            self._long_clips["chunked"].add(key)
+            chunks = [samples[i : i + limit] for i in range(0, len(samples), limit)]
+        self._decoded[key] = chunks
+        if len(self._decoded) > _DECODED_CLIPS_KEPT:
+            self._decoded.popitem(last=False)
+        return chunks
 
     def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> str:
         """The prompt text for one request, with one audio slot per (chunked) clip."""
@@ -369,69 +430,19 @@ class HFAudioLM(LM):
             out[k] = v
         return out
 
-    # --- batching ---------------------------------------------------------------------
-
-    def _run_batches(self, kind: str, items: list[_Item], run_batch, desc: str, disable_tqdm: bool) -> list:
-        """Run ``items`` (already sorted, heaviest first) in batches; results by item index.
-
-        With ``--batch_size auto`` the first batch is tried at max_batch_size and halved
-        on out-of-memory; since it is the heaviest, the size found holds for the rest.
-        """
-        results = {}
-        pbar = tqdm(total=len(items), desc=desc, disable=disable_tqdm or self._rank != 0)
-        size = self.batch_size or self.batch_sizes.get(kind)
-        start = 0
-        while start < len(items):
-            if size is None:
-                size = self._find_batch_size(kind, items, run_batch, results)
-                start = min(size, len(items))  # the probe batch is already done
-                pbar.update(start)
-                continue
-            batch = items[start : start + size]
-            for item, out in zip(batch, run_batch(batch)):
-                results[item.index] = out
-            start += len(batch)
-            pbar.update(len(batch))
-        pbar.close()
-        return [results[i] for i in sorted(results)]
-
-    def _find_batch_size(self, kind, items, run_batch, results) -> int:
-        import gc
-
-        import torch
-
-        size = self.max_batch_size
-        while True:
-            batch = items[:size]
-            try:
-                outs = run_batch(batch)
-            except (RuntimeError, torch.OutOfMemoryError) as e:
-                if not _is_oom(e) or size == 1:
-                    raise
-                gc.collect()
-                if torch.cuda.is_available():
-                    torch.cuda.empty_cache()
-                size = max(1, size // 2)
-                continue
-            for item, out in zip(batch, outs):
-                results[item.index] = out
-            self.batch_sizes[kind] = size
-            log.info("hf-audio: batch size %d for %s requests (--batch_size auto)", size, kind)
-            return size
-
     # --- generate_until ---------------------------------------------------------------
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        self._start_call()
         items = [_split_args(i, req.args) for i, req in enumerate(requests)]
-        self._long_counts = {"truncated": 0, "chunked": 0}
-        # One gen_kwargs per batch; inside a group, longest audio (then text) first.
+        # A batch shares one gen_kwargs; inside a group, longest audio (then text) first.
         groups: dict[str, list[_Item]] = {}
         for item in items:
             groups.setdefault(json.dumps(item.second, sort_keys=True, default=str), []).append(item)
-        ordered = [
-            it for group in groups.values() for it in sorted(group, key=lambda x: (-x.seconds, -len(x.context), x.index))
-        ]
-        outs = self._run_batches("generate_until", ordered, self._generate_batch, "hf-audio generate", disable_tqdm)
+        ordered = _heaviest_first(
+            [sorted(g, key=lambda x: (-x.seconds, -len(x.context), x.index)) for g in groups.values()]
+        )
+        outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate", self._quiet(disable_tqdm))
         self._report_long_audio()
         return outs
 
@@ -452,11 +463,14 @@ class HFAudioLM(LM):
         pad_id = self.tokenizer.pad_token_id
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id
+        prompt_len = inputs["input_ids"].shape[1]
+        if until:
+            kwargs["stopping_criteria"] = [_StopOnStrings(until, self.tokenizer, prompt_len)]
         with torch.inference_mode():
             out = self.model.generate(
                 **inputs, max_new_tokens=max_new, do_sample=do_sample, pad_token_id=pad_id, **kwargs
             )
-        new_tokens = out[:, inputs["input_ids"].shape[1] :]
+        new_tokens = out[:, prompt_len:]
         decoded = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
         results = []
         for text in decoded:
@@ -465,12 +479,23 @@ class HFAudioLM(LM):
             results.append(text)
         return results
 
+    def _start_call(self) -> None:
+        self._decoded.clear()
+        self._long_clips = {"truncated": set(), "chunked": set()}
+
+    def _quiet(self, disable_tqdm: bool) -> bool:
+        return disable_tqdm or self._rank != 0
+
     def _report_long_audio(self) -> None:
-        counts = getattr(self, "_long_counts", {})
-        if counts.get("truncated"):
-            log.warning("hf-audio: %d clip(s) longer than %g s were truncated", counts["truncated"], self.max_audio_seconds)
-        if counts.get("chunked"):
-            log.info("hf-audio: %d clip(s) longer than %g s were chunked", counts["chunked"], self.max_audio_seconds)
+        if self._long_clips["truncated"]:
+            log.warning(
+                "hf-audio: %d clip(s) longer than %g s were truncated",
+                len(self._long_clips["truncated"]), self.max_audio_seconds,
+            )
+        if self._long_clips["chunked"]:
+            log.info(
+                "hf-audio: %d clip(s) longer than %g s were chunked", len(self._long_clips["chunked"]), self.max_audio_seconds
+            )
 
     # --- log-likelihoods ---------------------------------------------------------------
 
@@ -492,10 +517,12 @@ class HFAudioLM(LM):
         raise ValueError(f"hf-audio: the tokenizer of {self.pretrained!r} has no BOS/EOS token for empty contexts")
 
     def loglikelihood(self, requests, disable_tqdm: bool = False) -> list[tuple[float, bool]]:
-        self._long_counts = {"truncated": 0, "chunked": 0}
+        self._start_call()
         items = [_split_args(i, req.args) for i, req in enumerate(requests)]
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
-        outs = self._run_batches("loglikelihood", ordered, self._loglikelihood_batch, "hf-audio loglikelihood", disable_tqdm)
+        outs = self.batcher.run(
+            "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm)
+        )
         self._report_long_audio()
         return outs
 
@@ -590,7 +617,7 @@ class HFAudioLM(LM):
             return self._score([w.second for w in batch], {}, truncatable=[True] * len(batch))
 
         ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))
-        scores = self._run_batches("loglikelihood_rolling", ordered, score, "hf-audio rolling", disable_tqdm)
+        scores = self.batcher.run("loglikelihood_rolling", [ordered], score, "hf-audio rolling", self._quiet(disable_tqdm))
         totals = [0.0] * len(requests)
         for owner, (lp, _) in zip(owners, scores):
             totals[owner] += lp

@@ -21,7 +21,7 @@ def _ok(proc):
 
 
 def _python(code: str) -> str:
-    return _ok(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)).stdout.strip()
+    return _ok(subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)).stdout.strip()
 
 
 def test_startup_hook_does_not_import_torch():
@@ -199,3 +199,15 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     assert not any(n.startswith(("judges/", "tasks/", "model_wrappers/")) for n in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "hf-audio = lm_eval_audio.model_wrappers.hf_audio:HFAudioLM" in entry_points
+
+
+def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks():
+    out = _python(
+        "from lm_eval.tasks import TaskManager\n"
+        "a = TaskManager(None, 'tests/fixtures/text_tasks')\n"
+        "b = TaskManager(include_path=['tests/fixtures/text_tasks'])\n"
+        "c = TaskManager(include_path='tests/fixtures/text_tasks', include_defaults=False)\n"
+        "print(all('spoken_digits_gen' in t.all_tasks and 'tiny_arc' in t.all_tasks for t in (a, b)),"
+        " 'spoken_digits_gen' in c.all_tasks, 'tiny_arc' in c.all_tasks)\n"
+    )
+    assert out == "True False True"

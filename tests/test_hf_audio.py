@@ -56,20 +56,27 @@ def test_audio_changes_the_score(qwen, clips):
     assert abs(a[0] - b[0]) > 1e-6
 
 
+class _FaultyProcessor:
+    """The real processor, with its __call__ replaced by ``call(real, text, audio, **kwargs)``."""
+
+    def __init__(self, real, call):
+        self._real, self._call = real, call
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def __call__(self, text, audio=None, **kwargs):
+        return self._call(self._real, text, audio, **kwargs)
+
+
 def test_processor_dropping_audio_fails_loudly(tiny_qwen2_audio, clips):
     """The lm-eval/lmms-eval bug: audio silently ignored by the processor. We refuse to run."""
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
-    real = model.processor
 
-    class DropsAudio:
-        def __getattr__(self, name):
-            return getattr(real, name)
+    def drops_audio(real, text, audio, sampling_rate=None, **kwargs):
+        return real.tokenizer([t.replace("<|AUDIO|>", "") for t in text], **kwargs)
 
-        def __call__(self, text, audio=None, **kwargs):
-            kwargs.pop("sampling_rate", None)
-            return real.tokenizer([t.replace("<|AUDIO|>", "") for t in text], **kwargs)
-
-    model.processor = DropsAudio()
+    model.processor = _FaultyProcessor(model.processor, drops_audio)
     with pytest.raises(RuntimeError, match="no audio features"):
         model.generate_until([gen("<audio>What is it?", [clips[0]])])
 
@@ -225,3 +232,120 @@ def test_system_prompt_becomes_the_system_turn(tiny_qwen2_audio):
     text = model._render(_item("<audio>What is it?"), [[np.zeros(10)]])
     assert text.startswith("<|im_start|>system\nListen carefully.<|im_end|>")
     assert "You are a helpful assistant." not in text
+
+
+@pytest.fixture(scope="module")
+def qwen_bs8(tiny_qwen2_audio):
+    return HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=8)
+
+
+def test_batches_never_mix_generation_settings(qwen, qwen_bs8, clips):
+    """Text-only and audio requests of tasks with different gen_kwargs, batched together."""
+    short = {"until": ["\n"], "max_gen_toks": 2, "do_sample": False}
+    long = {"until": ["zzz"], "max_gen_toks": 12, "do_sample": False}
+    requests = [
+        gen("Say hi.", None, short),
+        gen("<audio>What is it?", [clips[4]], long),
+        gen("Count to three.", None, long),
+        gen("<audio>Describe.", [clips[5]], short),
+        gen("<audio>Again?", [clips[6]], long),
+    ]
+    one, eight = qwen.generate_until(requests), qwen_bs8.generate_until(requests)
+    assert one == eight
+    n_tokens = [len(qwen.tokenizer(o, add_special_tokens=False)["input_ids"]) for o in one]
+    assert max(n_tokens[0], n_tokens[3]) <= 2 < max(n_tokens[1], n_tokens[2], n_tokens[4])
+
+
+def test_text_and_audio_share_a_batch(qwen, qwen_bs8, clips):
+    requests = [gen("Say hi."), gen("<audio>What is it?", [clips[1]]), gen("Count to three."), gen("<audio>Q?", [clips[8]])]
+    assert qwen_bs8.generate_until(requests) == qwen.generate_until(requests)
+    lls = [ll("The capital of France is", " Paris"), ll("<audio>It is", " Paris", [clips[2]]), ll("", " Paris")]
+    a, b = qwen.loglikelihood(lls), qwen_bs8.loglikelihood(lls)
+    np.testing.assert_allclose([x for x, _ in a], [x for x, _ in b], atol=1e-4)
+
+
+def test_generation_stops_at_the_stop_string(qwen, clips):
+    seen = {}
+    real = qwen.model.generate
+
+    def spy(**kwargs):
+        out = real(**kwargs)
+        seen["new_tokens"] = out.shape[1] - kwargs["input_ids"].shape[1]
+        return out
+
+    qwen.model.generate = spy
+    try:
+        stops = {"until": list("etaoinsr "), "max_gen_toks": 64, "do_sample": False}
+        (text,) = qwen.generate_until([gen("<audio>Talk.", [clips[3]], stops)])
+    finally:
+        qwen.model.generate = real
+    assert seen["new_tokens"] < 64
+    assert not any(s in text for s in stops["until"])
+
+
+def test_audio_token_missing_from_the_prompt_fails_loudly(tiny_qwen2_audio, clips):
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
+
+    def loses_the_slot(real, text, audio, **kwargs):
+        inputs = real(text=text, audio=audio, **kwargs)
+        inputs["input_ids"] = inputs["input_ids"].masked_fill(inputs["input_ids"] == model._audio_token_id, 0)
+        return inputs
+
+    model.processor = _FaultyProcessor(model.processor, loses_the_slot)
+    with pytest.raises(RuntimeError, match="no audio token"):
+        model.generate_until([gen("<audio>What is it?", [clips[0]])])
+
+
+def test_document_without_audio_in_an_audio_task_is_an_error(qwen):
+    with pytest.raises(ValueError, match="carries no audio.*What is it"):
+        qwen.generate_until([gen("What is it?", [])])
+    with pytest.raises(ValueError, match="empty string"):
+        qwen.generate_until([gen("What is it?", [""])])
+
+
+def test_model_args_are_validated(tiny_qwen2_audio):
+    assert HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", chat_template="no", audio_prompt="<A>").use_chat_template is False
+    with pytest.raises(ValueError, match="chat_template must be true or false"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", chat_template="maybe")
+    with pytest.raises(ValueError, match="dtype='float33'"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float33")
+    with pytest.raises(ValueError, match="max_audio_seconds must be positive"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", max_audio_seconds=0)
+
+
+def test_auto_class_fallback(tiny_qwen2_audio, monkeypatch):
+    import transformers
+
+    from lm_eval_audio.model_wrappers import hf_audio
+
+    real = transformers.AutoModelForMultimodalLM
+
+    class NotMapped:
+        @staticmethod
+        def from_pretrained(*args, **kwargs):
+            raise ValueError("Unrecognized configuration class Qwen2AudioConfig for this kind of AutoModel")
+
+    class MappedElsewhere:
+        from_pretrained = staticmethod(real.from_pretrained)
+
+    monkeypatch.setattr(transformers, "AutoModelForMultimodalLM", NotMapped)
+    monkeypatch.setattr(transformers, "AutoModelForImageTextToText", MappedElsewhere)
+    assert type(hf_audio._load_model(tiny_qwen2_audio)).__name__ == "Qwen2AudioForConditionalGeneration"
+    for name in ("AutoModelForImageTextToText", "AutoModelForSpeechSeq2Seq", "AutoModelForCausalLM"):
+        monkeypatch.setattr(transformers, name, NotMapped)
+    with pytest.raises(ValueError, match="no transformers auto class can load.*trust_remote_code"):
+        hf_audio._load_model(tiny_qwen2_audio)
+
+
+def test_a_long_clip_shared_by_choices_is_decoded_and_counted_once(tiny_qwen2_audio, tmp_path, monkeypatch):
+    path = tmp_path / "long.wav"
+    sf.write(path, tone(3.0), 16000)
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", max_audio_seconds=1, batch_size=4)
+    from lm_eval_audio import audio as audio_io
+
+    calls = []
+    real_load = audio_io.load
+    monkeypatch.setattr(audio_io, "load", lambda ref, sr: calls.append(ref) or real_load(ref, sr))
+    model.loglikelihood([ll("<audio>Digit:", f" {w}", [str(path)]) for w in ("one", "two", "three", "four", "five")])
+    assert len(calls) == 1
+    assert len(model._long_clips["truncated"]) == 1

@@ -33,3 +33,9 @@ def test_chat_context_round_trip():
 def test_flatten_without_template():
     msgs = place_audio([{"role": "user", "content": "<audio>What?"}], [1])
     assert flatten_without_template(msgs, "<A>") == "<A>What?"
+
+
+def test_few_shot_markers_without_clips_explain_the_cause():
+    context = "<audio>Q1? A1\n\n<audio>Q2? A2\n\n<audio>Q?"
+    with pytest.raises(ValueError, match="3 <audio> marker.*1 clip.*few-shot.*--num_fewshot 0"):
+        place_audio([{"role": "user", "content": context}], [1])
