@@ -240,7 +240,7 @@ class HFAudioLM(LM):
         self.batcher = Batcher(None if auto else int(batch_size), int(max_batch_size or 64), "hf-audio")
         self.batch_sizes = self.batcher.found  # lm-eval records these in the results' config
         self._decoded: OrderedDict[str, list] = OrderedDict()  # recent clips, after the long-audio policy
-        self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # per call, by content
+        self._start_call()
 
         if self.max_audio_seconds:
             what = (
@@ -481,7 +481,7 @@ class HFAudioLM(LM):
 
     def _start_call(self) -> None:
         self._decoded.clear()
-        self._long_clips = {"truncated": set(), "chunked": set()}
+        self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
 
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
