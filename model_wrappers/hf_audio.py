@@ -94,18 +94,22 @@ class _StopOnStrings(StoppingCriteria):
 
     The text is cut at the stop afterwards anyway; stopping early only saves the tokens
     past it, and since a finished row's later tokens are discarded, batch size cannot
-    change what is kept.
+    change what is kept. Runs at every step, so it decodes only the newest tokens: a stop
+    string of n characters lies within its last n tokens (every token adds at least one
+    character), plus a margin for tokens that are partial UTF-8 bytes.
     """
 
     def __init__(self, stops: list[str], tokenizer, prompt_len: int) -> None:
         self.stops = stops
         self.tokenizer = tokenizer
         self.prompt_len = prompt_len
+        self.window = max(len(s) for s in stops) + 8
 
     def __call__(self, input_ids, scores, **kwargs):
         import torch
 
-        texts = self.tokenizer.batch_decode(input_ids[:, self.prompt_len :], skip_special_tokens=True)
+        new = input_ids[:, self.prompt_len :]
+        texts = self.tokenizer.batch_decode(new[:, -self.window :], skip_special_tokens=True)
         return torch.tensor([any(s in t for s in self.stops) for t in texts], device=input_ids.device)
 
 
