@@ -21,16 +21,10 @@ the prompt and cannot be mistaken for a score.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
-import logging
 import re
 
-from lm_eval_audio.judges import judge_log
 from lm_eval_audio.judges.judge_config import JudgeConfig
-from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest, JudgeStats
-
-log = logging.getLogger("lm_eval.audio.judge")
+from lm_eval_audio.judges.judge_runner import fill, run
 
 PROMPT_VERSION = "airbench-official@983247666e2a:one-pass-fill"
 
@@ -65,13 +59,8 @@ CHAT_REASK = CHAT_PROMPT[CHAT_PROMPT.index("Please output a single line") :]
 LETTERS = "ABCD"
 
 
-def _fill(template: str, values: dict[str, str]) -> str:
-    pattern = re.compile("|".join(re.escape(k) for k in sorted(values, key=len, reverse=True)))
-    return pattern.sub(lambda m: values[m.group(0)], template)
-
-
 def alignment_prompt(question: str, response: str, choices: list) -> str:
-    head = _fill(ALIGN_PROMPT, {"ANSWER": response, "QUESTION": question})
+    head = fill(ALIGN_PROMPT, {"ANSWER": response, "QUESTION": question})
     a, b, c, d = (list(choices) + [None] * 4)[:4]
     if c is None or d is None:
         return head + "\nA. " + a + "\nB. " + b + "\n" + ALIGN_ATTENTION
@@ -79,7 +68,7 @@ def alignment_prompt(question: str, response: str, choices: list) -> str:
 
 
 def chat_prompt(meta_info: str, question: str, assistant1: str, assistant2: str) -> str:
-    return _fill(
+    return fill(
         CHAT_PROMPT,
         {"XAudioX": meta_info, "XQuestionX": question, "XAssistant1X": assistant1, "XAssistant2X": assistant2},
     )
@@ -121,80 +110,6 @@ def parse_pair_scores(reply: str):
     return first, second
 
 
-# --- judging a task's items ----------------------------------------------------------
-
-def _memo_key(kind: str, task: str, config: JudgeConfig, items: list[dict]) -> str:
-    blob = json.dumps([kind, task, config.public(), items], sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
-def _run(kind, task, config, items, requests_for, parse, desc):
-    """Judge the items once per aggregation step (several metrics read the same verdicts)."""
-    key = _memo_key(kind, task, config, items)
-    known = judge_log.verdicts(key)
-    if known is not None:
-        return known
-    engine = JudgeEngine(config)
-    requests, owners = [], []
-    for index, item in enumerate(items):
-        for pass_name, messages, parse_one, reask in requests_for(item):
-            requests.append(JudgeRequest(f"{item['uniq_id']}:{pass_name}", messages, parse_one, reask))
-            owners.append((index, pass_name))
-    outcomes, stats = engine.run(requests, parse, desc=f"{desc} [{task}]")
-    engine.cache.close()
-    verdicts: list[dict] = [{} for _ in items]
-    for (index, pass_name), outcome in zip(owners, outcomes):
-        verdicts[index][pass_name] = outcome
-        item = items[index]
-        judge_log.record(
-            task,
-            {
-                "doc_id": item.get("doc_id"),
-                "uniq_id": item["uniq_id"],
-                "pass": pass_name,
-                "judge_model": config.model,
-                "prompt_version": PROMPT_VERSION,
-                "temperature": config.temperature,
-                "messages": outcome.messages,
-                "replies": outcome.replies,
-                "cache": outcome.cache,
-                "parsed": outcome.parsed,
-                "error": outcome.error,
-            },
-        )
-    failed = sorted({str(items[i]["uniq_id"]) for (i, _), o in zip(owners, outcomes) if o.failed})
-    _summarize(task, kind, config, stats, failed)
-    judge_log.remember_verdicts(key, verdicts)
-    return verdicts
-
-
-def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str]) -> None:
-    judge_log.summarize(
-        task,
-        {
-            "kind": kind,
-            "judge": config.public(),
-            "prompt_version": PROMPT_VERSION,
-            "requests": stats.requests,
-            "calls": stats.calls,
-            "cache_hits": stats.cache_hits,
-            "retries": stats.retries,
-            "reasks": stats.reasks,
-            "failed_items": failed,
-        },
-    )
-    log.info(
-        "judge [%s]: %d requests, %d calls, %d cache hits, %d retries, %d re-asks, %d failed items (model %s)",
-        task, stats.requests, stats.calls, stats.cache_hits, stats.retries, stats.reasks, len(failed), config.model,
-    )
-    if failed:
-        shown = ", ".join(failed[:10]) + (f" and {len(failed) - 10} more" if len(failed) > 10 else "")
-        log.warning(
-            "judge [%s]: %d item(s) could not be judged (uniq_id %s); see the judge log for the replies",
-            task, len(failed), shown,
-        )
-
-
 def judge_choices(items: list[dict], config: JudgeConfig, task: str) -> list[str | None]:
     """The letter the judge matched each response to (None: judge failure)."""
 
@@ -204,7 +119,7 @@ def judge_choices(items: list[dict], config: JudgeConfig, task: str) -> list[str
         parse = functools.partial(parse_choice, n_choices=n_choices)
         return [("align", [{"role": "user", "content": prompt}], parse, ALIGN_REASK)]
 
-    verdicts = _run("choice_alignment", task, config, items, requests_for, None, "AIR-Bench choice alignment")
+    verdicts = run("choice_alignment", task, config, items, requests_for, None, "AIR-Bench choice alignment", PROMPT_VERSION)
     return [verdict["align"].parsed for verdict in verdicts]
 
 
@@ -222,7 +137,7 @@ def judge_chat(items: list[dict], config: JudgeConfig, task: str) -> list[dict |
             ("model_first", [{"role": "user", "content": chat_prompt(meta, q, hyp, ref)}], None, CHAT_REASK),
         ]
 
-    verdicts = _run("chat_pairwise", task, config, items, requests_for, parse_pair_scores, "AIR-Bench chat judge")
+    verdicts = run("chat_pairwise", task, config, items, requests_for, parse_pair_scores, "AIR-Bench chat judge", PROMPT_VERSION)
     out = []
     for verdict in verdicts:
         first, second = verdict["reference_first"].parsed, verdict["model_first"].parsed

@@ -80,7 +80,8 @@ def default_cache_path() -> str:
 def resolve(metadata: dict | None = None) -> JudgeConfig | None:
     """The judge configured for this run, or None when no endpoint is configured.
 
-    ``--metadata`` keys win over environment variables.
+    ``--metadata`` keys win over environment variables, which win over a task's
+    ``<setting>_default`` metadata (AudioBench tasks name Llama-3-70B-Instruct there).
     """
     metadata = dict(metadata or {})
     for forbidden in ("judge_api_key", "api_key", "openai_api_key"):
@@ -91,6 +92,9 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
             )
     values = {}
     for key, (env, kind, default) in SETTINGS.items():
+        # A task's YAML may name its benchmark's own judge (``judge_model_default``); the
+        # environment and --metadata still win.
+        default = metadata.get(f"{key}_default", default)
         raw = metadata.get(key, os.environ.get(env) or None)
         if raw is None or raw == "":
             values[key] = default
@@ -124,6 +128,20 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
         retry_base_seconds=values["judge_retry_base_seconds"],
         max_parse_attempts=values["judge_max_parse_attempts"],
     )
+
+
+_run_metadata: dict = {}
+
+
+def remember_run_metadata(metadata: dict) -> None:
+    """The run's ``--metadata``, as a task loader sees it (``process_results`` does not)."""
+    _run_metadata.clear()
+    _run_metadata.update(metadata)
+
+
+def configured_for_run() -> bool:
+    """Whether this run has a judge, so per-item results should carry the judge's inputs."""
+    return resolve(_run_metadata) is not None
 
 
 def preflight(tasks: dict) -> None:

@@ -245,21 +245,3 @@ def official_choice(response: str) -> str | None:
     if len(predict) > 1 and predict[-2] in "ABCD":
         return predict[-2]
     return None
-
-
-
-# --- whether the optional judge route runs ---------------------------------------------
-
-_run_metadata: dict = {}
-
-
-def remember_metadata(metadata: dict) -> None:
-    """The run's ``--metadata`` (the loader sees it; ``process_results`` does not)."""
-    _run_metadata.clear()
-    _run_metadata.update(metadata)
-
-
-def judge_wanted() -> bool:
-    from lm_eval_audio.judges import judge_config
-
-    return judge_config.resolve(_run_metadata) is not None

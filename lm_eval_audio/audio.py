@@ -68,6 +68,10 @@ def _read_ffmpeg(source, ref: dict) -> tuple[np.ndarray, int]:
 
 def _decode(ref: dict) -> tuple[np.ndarray, int]:
     """Samples as (frames, channels) float32, and their rate."""
+    if ref.get("table") is not None:
+        from lm_eval_audio import table_audio
+
+        ref = table_audio.resolve(ref)
     if ref.get("array") is not None:
         data = np.asarray(ref["array"], dtype=np.float32)
         sr = int(ref["sampling_rate"])
@@ -128,6 +132,12 @@ def duration_seconds(ref) -> float:
     start = float(ref.get("start") or 0.0)
     if ref.get("end") is not None:
         return float(ref["end"]) - start
+    if ref.get("seconds") is not None:
+        return float(ref["seconds"]) - start
+    if ref.get("table") is not None:
+        from lm_eval_audio import table_audio
+
+        ref = table_audio.resolve(ref)
     if ref.get("array") is not None:
         arr = np.asarray(ref["array"])
         frames = max(arr.shape) if arr.ndim == 2 else len(arr)

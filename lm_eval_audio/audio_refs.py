@@ -7,6 +7,9 @@ A task's ``doc_to_audio`` returns a list of references. Each is one of
 * ``{"bytes": b"...", "path": optional name}``: encoded audio, as ``datasets``'
   ``Audio(decode=False)`` gives it;
 * ``{"array": samples, "sampling_rate": hz}``: already decoded samples;
+* ``{"table": file, "row": i, "column": name}``: a Hugging Face ``Audio`` cell of a
+  parquet or arrow file (``lm_eval_audio.table_audio``), optionally with start/end and a
+  ``seconds`` hint (the clip's length, so batching need not read it);
 * ``{"path": ..., "unavailable": reason}``: a clip the loader found missing or empty.
   The model wrappers answer such a request empty (or with -inf log-likelihood) without
   running the model, and count it; the task scores and reports the item.
@@ -39,10 +42,14 @@ def normalize(ref: Any) -> dict:
             return ref
         if ref.get("bytes") is not None:
             return ref
+        if ref.get("table") is not None:
+            if ref.get("row") is None:
+                raise AudioError(f"audio table reference {ref['table']!r} needs a 'row'")
+            return ref
         if ref.get("path") is not None:
             return {**ref, "path": os.fspath(ref["path"])}
         raise AudioError(
-            f"audio dict has none of 'path', 'bytes' or 'array' (keys: {sorted(ref)}); "
+            f"audio dict has none of 'path', 'bytes', 'array' or 'table' (keys: {sorted(ref)}); "
             "doc_to_audio must return paths or dicts such as {'path': 'clip.wav'}"
         )
     raise AudioError(
@@ -68,6 +75,8 @@ def describe(ref: Any) -> str:
         return ref.get("path") or f"<array of {len(ref['array'])} samples @ {ref['sampling_rate']} Hz>"
     if ref.get("bytes") is not None:
         return ref.get("path") or f"<{len(ref['bytes'])} encoded bytes>"
+    if ref.get("table") is not None:
+        return f"{ref['table']} row {ref['row']}"
     return ref["path"]
 
 
@@ -108,6 +117,10 @@ def content_digest(ref: Any) -> str:
         h.update(arr.tobytes())
     elif ref.get("bytes") is not None:
         h.update(b"bytes:" + hashlib.sha256(bytes(ref["bytes"])).digest())
+    elif ref.get("table") is not None:
+        from lm_eval_audio import table_audio
+
+        return content_digest(table_audio.resolve(ref))
     else:
         h.update(b"file:" + _file_digest(ref["path"]).encode())
     h.update(f":{ref.get('start')}:{ref.get('end')}".encode())

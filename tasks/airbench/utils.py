@@ -19,7 +19,7 @@ log = logging.getLogger("lm_eval.audio.airbench")
 def _dataset(track: str, task_names, sample: bool, metadata: dict):
     import datasets
 
-    airbench.remember_metadata(metadata)
+    judge_config.remember_run_metadata(metadata)
     root = airbench.sample_root() if sample else airbench.data_root(metadata)
     names = list(task_names) if task_names else None
     docs = airbench.load_items(root, track, names, ", ".join(names) if names else track)
@@ -63,7 +63,7 @@ def process_foundation(doc, results):
         "exact_match_official": None if letter is None else float(letter == gold),
         "audio_missing": float(missing),
     }
-    if airbench.judge_wanted():
+    if judge_config.configured_for_run():
         item = {
             "doc_id": doc["doc_id"],
             "uniq_id": doc["uniq_id"],

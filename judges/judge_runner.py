@@ -1,0 +1,102 @@
+"""Running one judge over a task's items: requests to the engine, verdicts, judge log and summary.
+
+Shared by the benchmark judges (``airbench_judges``, ``audiobench_judges``), which only
+build prompts and parse replies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+
+from lm_eval_audio.judges import judge_log
+from lm_eval_audio.judges.judge_config import JudgeConfig
+from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest, JudgeStats
+
+log = logging.getLogger("lm_eval.audio.judge")
+
+
+def fill(template: str, values: dict[str, str]) -> str:
+    """Replace each placeholder in one pass: text inside an answer (say the word
+    ``QUESTION``) is never substituted again, as chained ``str.replace`` would do."""
+    pattern = re.compile("|".join(re.escape(k) for k in sorted(values, key=len, reverse=True)))
+    return pattern.sub(lambda m: values[m.group(0)], template)
+
+
+def _memo_key(kind: str, task: str, config: JudgeConfig, items: list[dict]) -> str:
+    blob = json.dumps([kind, task, config.public(), items], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
+    """Judge ``items`` once per aggregation step (several metrics read the same verdicts).
+
+    ``requests_for(item)`` lists ``(pass_name, messages, parse_or_None, reask)`` for an
+    item, whose ``uniq_id`` names it in logs and request ids. Returns, per item, a dict
+    from pass name to the engine's outcome (``.parsed`` is None when judging failed).
+    """
+    key = _memo_key(kind, task, config, items)
+    known = judge_log.verdicts(key)
+    if known is not None:
+        return known
+    engine = JudgeEngine(config)
+    requests, owners = [], []
+    for index, item in enumerate(items):
+        for pass_name, messages, parse_one, reask in requests_for(item):
+            requests.append(JudgeRequest(f"{item['uniq_id']}:{pass_name}", messages, parse_one, reask))
+            owners.append((index, pass_name))
+    outcomes, stats = engine.run(requests, parse, desc=f"{desc} [{task}]")
+    engine.cache.close()
+    verdicts: list[dict] = [{} for _ in items]
+    for (index, pass_name), outcome in zip(owners, outcomes):
+        verdicts[index][pass_name] = outcome
+        item = items[index]
+        judge_log.record(
+            task,
+            {
+                "doc_id": item.get("doc_id"),
+                "uniq_id": item["uniq_id"],
+                "pass": pass_name,
+                "judge_model": config.model,
+                "prompt_version": prompt_version,
+                "temperature": config.temperature,
+                "messages": outcome.messages,
+                "replies": outcome.replies,
+                "cache": outcome.cache,
+                "parsed": outcome.parsed,
+                "error": outcome.error,
+            },
+        )
+    failed = sorted({str(items[i]["uniq_id"]) for (i, _), o in zip(owners, outcomes) if o.failed})
+    _summarize(task, kind, config, stats, failed, prompt_version)
+    judge_log.remember_verdicts(key, verdicts)
+    return verdicts
+
+
+def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str) -> None:
+    judge_log.summarize(
+        task,
+        {
+            "kind": kind,
+            "judge": config.public(),
+            "prompt_version": prompt_version,
+            "requests": stats.requests,
+            "calls": stats.calls,
+            "cache_hits": stats.cache_hits,
+            "retries": stats.retries,
+            "reasks": stats.reasks,
+            "failed_items": failed,
+        },
+    )
+    log.info(
+        "judge [%s]: %d requests, %d calls, %d cache hits, %d retries, %d re-asks, %d failed items (model %s)",
+        task, stats.requests, stats.calls, stats.cache_hits, stats.retries, stats.reasks, len(failed), config.model,
+    )
+    if failed:
+        shown = ", ".join(failed[:10]) + (f" and {len(failed) - 10} more" if len(failed) > 10 else "")
+        log.warning(
+            "judge [%s]: %d item(s) could not be judged (uniq_id %s); see the judge log for the replies",
+            task, len(failed), shown,
+        )

@@ -1,0 +1,86 @@
+"""WordNet 3.0 for METEOR's synonym stage, offline.
+
+nltk downloads WordNet from the network; this machine (and CI) has none. Debian's
+``wordnet-base`` and ``wordnet-sense-index`` packages hold the same Princeton WordNet 3.0 database in
+``/usr/share/wordnet`` but lacks the ``lexnames`` file that nltk's reader opens, and
+nltk only reads corpora below its own data path. ``install()`` therefore builds
+``<venv>/nltk_data/corpora/wordnet`` (a folder nltk searches by default): the database
+files copied, and ``lexnames`` written from the table in Debian's ``lexnames(5WN)``
+manual page, so every line comes from the installed package.
+
+    python -m lm_eval_audio.wordnet_data            # run by scripts/setup.sh
+
+METEOR never runs without WordNet: ``reader()`` raises with these instructions.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import shutil
+import sys
+from pathlib import Path
+
+DEBIAN_DIR = Path("/usr/share/wordnet")
+DEBIAN_LEXNAMES_MAN = Path("/usr/share/man/man5/lexnames.5WN.gz")
+DATABASE_FILES = (
+    "adj.exc", "adv.exc", "noun.exc", "verb.exc", "cntlist.rev",
+    "data.adj", "data.adv", "data.noun", "data.verb",
+    "index.adj", "index.adv", "index.noun", "index.verb",
+    "index.sense",  # from wordnet-sense-index: nltk maps synsets through it when it loads
+)
+_CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}  # lexnames(5WN): "Syntactic Category"
+
+HOW_TO_INSTALL = (
+    "install Debian's WordNet (apt-get install wordnet-base wordnet-sense-index), then run "
+    "`python -m lm_eval_audio.wordnet_data` (scripts/setup.sh does both); "
+    "or put nltk's own WordNet at <nltk_data>/corpora/wordnet"
+)
+
+
+class WordNetMissing(RuntimeError):
+    """METEOR needs WordNet and none is installed; the message says how to install it."""
+
+
+def default_target() -> Path:
+    return Path(sys.prefix) / "nltk_data" / "corpora" / "wordnet"
+
+
+def lexnames_from_manual(man_page: Path = DEBIAN_LEXNAMES_MAN) -> str:
+    """``lexnames`` (number, file name, category; tab separated) from the manual's table."""
+    text = gzip.decompress(man_page.read_bytes()).decode("utf-8", errors="replace")
+    rows = re.findall(r"^(\d\d)\t((adj|adv|noun|verb)\.[A-Za-z]+)\s*\t", text, flags=re.M)
+    if len(rows) != 45 or [int(n) for n, _, _ in rows] != list(range(45)):
+        raise WordNetMissing(f"{man_page}: expected the 45 lexicographer files numbered 00-44, found {len(rows)}")
+    return "".join(f"{number}\t{name}\t{_CATEGORY[pos]}\n" for number, name, pos in rows)
+
+
+def install(target: Path | None = None, source: Path = DEBIAN_DIR) -> Path:
+    target = Path(target or default_target())
+    missing = [name for name in DATABASE_FILES if not (source / name).is_file()]
+    if missing or not DEBIAN_LEXNAMES_MAN.is_file():
+        raise WordNetMissing(f"{source} is not a complete WordNet 3.0 database (missing {missing or 'lexnames.5WN.gz'}); "
+                             + HOW_TO_INSTALL)
+    target.mkdir(parents=True, exist_ok=True)
+    for name in DATABASE_FILES:
+        shutil.copyfile(source / name, target / name)
+    (target / "lexnames").write_text(lexnames_from_manual(), encoding="utf-8")
+    return target
+
+
+def reader():
+    """nltk's WordNet reader, loaded; raises ``WordNetMissing`` when it is not installed."""
+    from nltk.corpus import wordnet
+
+    try:
+        wordnet.ensure_loaded()
+    except LookupError:
+        raise WordNetMissing("METEOR needs WordNet for its synonym stage and nltk finds none: " + HOW_TO_INSTALL) from None
+    return wordnet
+
+
+if __name__ == "__main__":
+    path = install(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
+    from nltk.corpus import wordnet
+
+    print(f"WordNet {wordnet.get_version()} for nltk installed at {path}")

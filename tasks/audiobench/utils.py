@@ -1,0 +1,210 @@
+"""Hooks for the AudioBench tasks: data, prompts, per-item results and the metrics.
+
+Data and prompts live in ``lm_eval_audio.audiobench``, WER in ``lm_eval_audio.wer``,
+METEOR in ``lm_eval_audio.meteor`` and the judge in
+``lm_eval_audio.judges.audiobench_judges``; this file connects them to lm-eval.
+
+Every metric is computed in two steps, per item then combined, so that the sweep
+metrics (``<metric>_template_mean/min/max/std``, with ``prompt_mode=sweep``) combine the
+same per-item values once per template.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+
+from lm_eval_audio import aggregation_context, audiobench, meteor as meteor_metric, wer as wer_metric
+from lm_eval_audio.judges import audiobench_judges, judge_config
+
+log = logging.getLogger("lm_eval.audio.audiobench")
+
+
+def load(dataset=None, **metadata):
+    import datasets
+
+    judge_config.remember_run_metadata(metadata)
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(audiobench.load_docs(dataset, metadata))})
+
+
+def doc_to_text(doc):
+    return doc["instruction"]
+
+
+def doc_to_audio(doc):
+    ref = {"table": doc["audio_table"], "row": doc["audio_row"], "column": "context"}
+    if doc["audio_problem"]:
+        return [{"path": f"{doc['audio_table']} row {doc['audio_row']}", "unavailable": doc["audio_problem"]}]
+    if doc["audio_start"] is not None:
+        ref.update(start=doc["audio_start"], end=doc["audio_end"])
+    elif doc["audio_seconds"] is not None:
+        ref["seconds"] = doc["audio_seconds"]
+    return [ref]
+
+
+# --- per-document results --------------------------------------------------------------
+
+
+def _item(doc, response: str) -> dict:
+    return {
+        "uniq_id": f"{doc['dataset']}/{doc['row']}/{doc['template_id']}/{doc['chunk_index']}",
+        "template_id": doc["template_id"],
+        "audio_missing": bool(doc["audio_problem"]),
+        "reference": doc["answer"],
+        "response": response,
+    }
+
+
+def process_asr(doc, results):
+    item = {**_item(doc, results[0]), "recording": doc["recording"], "chunk_index": doc["chunk_index"],
+            "chunk_count": doc["chunk_count"]}
+    out = {"wer": item, "audio_missing": float(item["audio_missing"])}
+    if _sweeping(doc):
+        out.update({f"wer_template_{s}": item for s in _SPREAD})
+    return out
+
+
+def process_judged(doc, results):
+    item = {**_item(doc, results[0]), "question": doc["judge_question"],
+            "judge": audiobench.DATASETS[doc["dataset"]].judge}
+    out = {"audio_missing": float(item["audio_missing"])}
+    if judge_config.configured_for_run():
+        out.update(judge_score=item, judge_failures=item)
+        if _sweeping(doc):
+            out.update({f"judge_score_template_{s}": item for s in _SPREAD})
+    if audiobench.DATASETS[doc["dataset"]].meteor:
+        out["meteor"] = item
+        if _sweeping(doc):
+            out.update({f"meteor_template_{s}": item for s in _SPREAD})
+    return out
+
+
+def _sweeping(doc) -> bool:
+    return doc["prompt_mode"] == "sweep"
+
+
+# --- per-item values, then combined --------------------------------------------------------
+
+
+def _scored(items):
+    return [i for i in items if not i["audio_missing"]]
+
+
+def _wer_counts(items) -> list[tuple[int, wer_metric.Counts]]:
+    """(template id, edit counts) per recording: chunk responses rejoined in order with a
+    space (as the toolkit's model code joins them), scored against the recording's reference."""
+    recordings: dict[str, list[dict]] = {}
+    for item in _scored(items):
+        recordings.setdefault(item["recording"], []).append(item)
+    out = []
+    for key, chunks in recordings.items():
+        chunks.sort(key=lambda i: i["chunk_index"])
+        if [c["chunk_index"] for c in chunks] != list(range(chunks[0]["chunk_count"])):
+            raise ValueError(f"recording {key}: got chunks {[c['chunk_index'] for c in chunks]} of "
+                             f"{chunks[0]['chunk_count']}; WER needs every chunk (do not --limit a long-form task "
+                             "mid-recording)")
+        hypothesis = " ".join(c["response"].strip() for c in chunks)
+        out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
+    return out
+
+
+def _combine_wer(values) -> float:
+    return wer_metric.rate(sum((c for _, c in values), wer_metric.Counts(0, 0)))
+
+
+def _judge_config():
+    config = judge_config.resolve(aggregation_context.current_metadata())
+    if config is None:
+        raise judge_config.JudgeConfigError(
+            f"{aggregation_context.current_task()} is scored by an LLM judge and none is configured: "
+            + judge_config.HOW_TO_CONFIGURE
+        )
+    return config
+
+
+def _ratings(items) -> list[tuple[int, float | None]]:
+    """(template id, rating rescaled to 0-100 or None for a judge failure) per item."""
+    scored = _scored(items)
+    if not scored:
+        return []
+    kind = scored[0]["judge"]
+    ratings = audiobench_judges.judge_ratings(scored, _judge_config(), aggregation_context.current_task(), kind)
+    scale = audiobench_judges.KINDS[kind][2]
+    return [(i["template_id"], None if r is None else r * scale) for i, r in zip(scored, ratings)]
+
+
+def _combine_mean(values) -> float:
+    numbers = [v for _, v in values if v is not None]
+    return sum(numbers) / len(numbers) if numbers else float("nan")
+
+
+def _meteor_values(items) -> list[tuple[int, float]]:
+    return [(i["template_id"], meteor_metric.score(i["reference"], i["response"])) for i in _scored(items)]
+
+
+def _mean_stderr(values) -> float | None:
+    numbers = [v for _, v in values if v is not None]
+    return statistics.stdev(numbers) / math.sqrt(len(numbers)) if len(numbers) > 1 else None
+
+
+# --- aggregations (rank 0, after the gather) ---------------------------------------------
+
+
+def count(items):
+    return int(sum(items))
+
+
+def wer(items):
+    """Corpus WER (a fraction) over every scored recording."""
+    return _combine_wer(_wer_counts(items))
+
+
+def judge_score(items):
+    """Mean judge rating on 0-100 (rubric x20, binary x100) over the items the judge rated."""
+    values = _ratings(items)
+    if values and all(v is None for _, v in values):
+        log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
+                  aggregation_context.current_task(), len(values))
+    aggregation_context.report_stderr("judge_score", _mean_stderr(values))
+    return _combine_mean(values)
+
+
+def judge_failures(items):
+    """Responses left out of judge_score because the judge gave no valid rating."""
+    return sum(v is None for _, v in _ratings(items))
+
+
+def meteor(items):
+    """Mean per-item METEOR (0-1), as AudioBench computes it through ``evaluate``."""
+    values = _meteor_values(items)
+    aggregation_context.report_stderr("meteor", _mean_stderr(values))
+    return _combine_mean(values)
+
+
+_SPREAD = ("mean", "min", "max", "std")
+
+
+def _spread(per_item, combine):
+    """Four aggregations: the metric per template, then its mean, min, max and population
+    standard deviation across templates (``prompt_mode=sweep``)."""
+
+    def stats(items) -> dict[str, float]:
+        by_template: dict[int, list] = {}
+        for template_id, value in per_item(items):
+            by_template.setdefault(template_id, []).append((template_id, value))
+        scores = [combine(v) for _, v in sorted(by_template.items())]
+        scores = [s for s in scores if not math.isnan(s)]
+        if not scores:
+            return dict.fromkeys(_SPREAD, float("nan"))
+        return {"mean": sum(scores) / len(scores), "min": min(scores), "max": max(scores),
+                "std": statistics.pstdev(scores)}
+
+    return tuple((lambda items, s=s: stats(items)[s]) for s in _SPREAD)
+
+
+wer_template_mean, wer_template_min, wer_template_max, wer_template_std = _spread(_wer_counts, _combine_wer)
+(judge_score_template_mean, judge_score_template_min, judge_score_template_max,
+ judge_score_template_std) = _spread(_ratings, _combine_mean)
+meteor_template_mean, meteor_template_min, meteor_template_max, meteor_template_std = _spread(
+    _meteor_values, _combine_mean)
