@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from lm_eval_audio import meteor, wer, wordnet_data
+from lm_eval_audio import aggregation_context, meteor, wer, wordnet_data
 from lm_eval_audio.judges import audiobench_judges
 from lm_eval_audio.tasks.audiobench import utils
 
@@ -64,8 +64,14 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
     ]
     # r1: joined "the quick brown fox jumps over the lazy dog ninety" -> 1 insertion over 9 words; r2: 0 of 1
     assert utils.wer(items) == pytest.approx(1 / 10)
-    with pytest.raises(ValueError, match="recording r1: got chunks \\[0, 2\\] of 3"):
-        utils.wer([items[0], items[1]])
+    from lm_eval_audio import run_report
+
+    run_report.take()
+    # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
+    with aggregation_context.aggregating("audiobench_earnings21_test", {}):
+        assert utils.wer([items[0], items[1], items[3]]) == 0.0
+    assert run_report.take()["audiobench_incomplete_recordings"] == {
+        "audiobench_earnings21_test": ["r1 (chunks [0, 2] of 3)"]}
 
 
 def test_sweep_statistics_across_templates():

@@ -15,7 +15,9 @@ import logging
 import math
 import statistics
 
-from lm_eval_audio import aggregation_context, audiobench, meteor as meteor_metric, wer as wer_metric
+from lm_eval_audio import aggregation_context, audiobench, run_report
+from lm_eval_audio import meteor as meteor_metric
+from lm_eval_audio import wer as wer_metric
 from lm_eval_audio.judges import audiobench_judges, judge_config
 
 log = logging.getLogger("lm_eval.audio.audiobench")
@@ -91,21 +93,27 @@ def _scored(items):
     return [i for i in items if not i["audio_missing"]]
 
 
-def _wer_counts(items) -> list[tuple[int, wer_metric.Counts]]:
+def _wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Counts]]:
     """(template id, edit counts) per recording: chunk responses rejoined in order with a
-    space (as the toolkit's model code joins them), scored against the recording's reference."""
+    space (as the toolkit's model code joins them), scored against the recording's reference.
+    A recording missing some of its chunks (``--limit`` cut it) cannot be scored: it is
+    left out, and with ``report`` named in a warning and in the results."""
     recordings: dict[str, list[dict]] = {}
     for item in _scored(items):
         recordings.setdefault(item["recording"], []).append(item)
-    out = []
+    out, incomplete = [], []
     for key, chunks in recordings.items():
         chunks.sort(key=lambda i: i["chunk_index"])
         if [c["chunk_index"] for c in chunks] != list(range(chunks[0]["chunk_count"])):
-            raise ValueError(f"recording {key}: got chunks {[c['chunk_index'] for c in chunks]} of "
-                             f"{chunks[0]['chunk_count']}; WER needs every chunk (do not --limit a long-form task "
-                             "mid-recording)")
+            incomplete.append(f"{key} (chunks {[c['chunk_index'] for c in chunks]} of {chunks[0]['chunk_count']})")
+            continue
         hypothesis = " ".join(c["response"].strip() for c in chunks)
         out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
+    if incomplete and report:
+        task = aggregation_context.current_task()
+        run_report.note("audiobench_incomplete_recordings", task, incomplete)
+        log.warning("%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are "
+                    "left out of wer: %s", task, len(incomplete), "; ".join(incomplete[:5]))
     return out
 
 
@@ -157,7 +165,7 @@ def count(items):
 
 def wer(items):
     """Corpus WER (a fraction) over every scored recording."""
-    return _combine_wer(_wer_counts(items))
+    return _combine_wer(_wer_counts(items, report=True))
 
 
 def judge_score(items):
