@@ -178,6 +178,7 @@ def preflight(tasks: dict) -> None:
     if optional_without:
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
         logging.getLogger("lm_eval.audio.judge").warning(
-            "no LLM judge configured: %d task(s) (%s) report exact_match only, without gpt_align; to add it, %s",
+            "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only (AIR-Bench foundation: "
+            "exact_match, without gpt_align; AudioBench captioning: meteor, without judge_score); to add them, %s",
             len(optional_without), shown, HOW_TO_CONFIGURE,
         )

@@ -4,10 +4,13 @@
 (``src/dataset_src/text_normalizer/preprocess_text.py``, AudioLLMs/AudioBench@e991641):
 
 1. lower-case;
-2. OpenAI Whisper's ``EnglishTextNormalizer``, from the maintained ``whisper-normalizer``
-   package (AudioBench vendors a byte-identical copy of Whisper's file): spelled numbers
-   to digits, British to American spelling, fillers (uh, um, hmm) and bracketed spans
-   removed, punctuation dropped;
+2. OpenAI Whisper's ``EnglishTextNormalizer`` (AudioBench vendors a byte-identical copy
+   of Whisper's file): spelled numbers to digits, British to American spelling, fillers
+   (uh, um, hmm) and bracketed spans removed, punctuation dropped. We use transformers'
+   copy, which behaves as Whisper's, with Whisper's British-to-American spelling map as
+   the ``whisper-normalizer`` package ships it (the same file, checked by its digest in the
+   tests). That package's own normalizer is not used: it adds rules Whisper does not have
+   ("cause" becomes "because", "kinda" "kind of"), which would change the scores;
 3. AudioBench's own steps after it: stand-alone 0-20 and the tens 30-90 back to words,
    a contraction list, its bracket regex (kept verbatim, quirk included: a span holding
    the letter ``n`` survives), jiwer's ``RemoveMultipleSpaces``,
@@ -49,18 +52,29 @@ _FILLERS = re.compile(r"\b(uh|umm|um|er|ah)\b")
 EMPTY = "empty"
 
 
+def spelling_map_path() -> str:
+    """Whisper's ``english.json`` (British to American spellings), as whisper-normalizer ships it."""
+    from importlib.resources import files
+
+    return str(files("whisper_normalizer").joinpath("normalizers/english.json"))
+
+
 @functools.lru_cache(maxsize=1)
 def _pipeline():
-    import jiwer
-    from whisper_normalizer.english import EnglishTextNormalizer
+    import json
 
+    import jiwer
+    from transformers.models.whisper.english_normalizer import EnglishTextNormalizer
+
+    with open(spelling_map_path(), encoding="utf-8") as f:
+        spelling = json.load(f)
     tail = jiwer.Compose([
         jiwer.RemoveMultipleSpaces(),
         jiwer.ExpandCommonEnglishContractions(),
         jiwer.RemoveKaldiNonWords(),
         jiwer.RemovePunctuation(),
     ])
-    return EnglishTextNormalizer(), tail
+    return EnglishTextNormalizer(spelling), tail
 
 
 def whisper_normalize(text: str) -> str:

@@ -157,7 +157,7 @@ def test_chat_without_a_judge_refuses_before_the_model_runs(tiny_qwen2_audio):
 
 def test_foundation_without_a_judge_reports_exact_match_only(predicted, tmp_path):
     proc = _ok(run_cli(_judge_cmd(predicted[1:], tmp_path / "judged"), env_extra=NO_JUDGE))
-    assert "report exact_match only, without gpt_align" in proc.stderr
+    assert "AIR-Bench foundation: exact_match, without gpt_align" in proc.stderr
     metrics = _metrics(results_json(tmp_path / "judged"), "airbench_sample_foundation")
     assert "gpt_align" not in metrics and {"exact_match", "exact_match_parsed", "exact_match_official"} <= set(metrics)
 

@@ -163,6 +163,7 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
     assert "wavcaps_test" in proc.stderr and "left out of its group" in proc.stderr
     assert res["lm_eval_audio_data"]["audiobench_absent_datasets"] == {
         "audiobench_wavcaps_test": str(snapshot / "wavcaps_test")}
+    assert "AudioBench captioning: meteor, without judge_score" in proc.stderr
     metrics = res["results"]["audiobench_audiocaps_test"]
     assert 0 <= metrics["meteor,none"] <= 1 and "judge_score,none" not in metrics
 

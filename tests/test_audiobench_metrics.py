@@ -44,6 +44,15 @@ def test_whisper_normalization_removes_differences_that_are_not_word_errors():
     assert wer.whisper_normalize("Number 5") == "number 5"
 
 
+
+def test_the_normalizer_is_whispers_own():
+    # english.json as in openai/whisper (c0d2f62) and AudioBench's vendored copy
+    with open(wer.spelling_map_path(), "rb") as f:
+        assert hashlib.md5(f.read()).hexdigest() == "33bb184e238f06bb228a05f6dd41c47c"
+    # Whisper keeps these words; whisper-normalizer's own class rewrites them ("because", "kind of")
+    assert wer.whisper_normalize("Cause and effect, I kinda dunno") == "cause and effect i kinda dunno"
+
+
 def test_empty_text_counts_as_the_word_empty_as_in_audiobench():
     assert wer.counts("red green blue", "") == wer.Counts(errors=3, words=3)
     assert wer.counts("uh", "hello there") == wer.Counts(errors=2, words=1)  # reference "empty" vs 2 words
