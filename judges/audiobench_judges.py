@@ -8,6 +8,10 @@ sent as one user message as there. Which dataset uses which follows that commit'
 ``compute_score`` of each dataset file (binary for the multiple-choice SQA sets, emotion,
 accent and gender).
 
+The judge model defaults to the paper's, Llama-3-70B-Instruct behind an OpenAI-compatible
+server (``judge_model_default`` in the tasks' YAML; the toolkit serves
+casperhansen/llama-3-70b-instruct-awq with vLLM).
+
 Placeholders are filled in one pass (``judge_runner.fill``), like the toolkit's
 ``str.format``: text inside an answer is never substituted. Deliberate differences:
 
@@ -27,10 +31,6 @@ from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import fill, run
 
 PROMPT_VERSION = "audiobench-official@e991641:one-pass-fill"
-
-# The paper's judge (AudioBench section 4): Llama-3-70B-Instruct behind an
-# OpenAI-compatible server (the toolkit serves casperhansen/llama-3-70b-instruct-awq with vLLM).
-DEFAULT_MODEL = "meta-llama/Meta-Llama-3-70B-Instruct"
 
 # eval_llama3_70b.py, llama3_70b_as_judge_one_sample(), PROMPT_TEMPLATE
 RUBRIC_PROMPT = (

@@ -116,8 +116,9 @@ def _retry_after_seconds(error) -> float | None:
 
 
 def check_endpoint(config: JudgeConfig) -> None:
-    """Fail before the model runs, not hours later in aggregation: the cache must open and
-    the endpoint must answer (``GET /models``; a server without that route still passes).
+    """Fail before the model runs, not hours later in aggregation: the cache must open, the
+    endpoint must answer and list the judge model (``GET /models``; a server without that
+    route, or with an empty list, still passes).
 
     Raises JudgeConfigError naming what to fix.
     """
@@ -133,7 +134,7 @@ def check_endpoint(config: JudgeConfig) -> None:
     client = openai.OpenAI(api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY", base_url=config.base_url,
                            max_retries=0, timeout=min(config.timeout, 30.0))
     try:
-        client.models.list()
+        served = [model.id for model in client.models.list()]
     except (openai.APIConnectionError, openai.APITimeoutError) as e:
         raise JudgeConfigError(
             f"the judge endpoint {where} does not answer ({describe_error(e)}); start it or fix OPENAI_BASE_URL "
@@ -143,9 +144,16 @@ def check_endpoint(config: JudgeConfig) -> None:
         raise JudgeConfigError(f"the judge endpoint {where} refuses the API key ({describe_error(e)}); "
                                "check OPENAI_API_KEY") from None
     except openai.APIStatusError:
-        pass  # no /models route: the first judge call will tell
+        return  # no /models route: the first judge call will tell
     finally:
         client.close()
+    if served and config.model not in served:
+        # Otherwise every call fails with 404 and the run learns it after the whole model run.
+        shown = ", ".join(served[:10]) + (f" and {len(served) - 10} more" if len(served) > 10 else "")
+        raise JudgeConfigError(
+            f"the judge endpoint {where} does not serve the judge model {config.model!r} (it serves {shown}); "
+            "name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)"
+        )
 
 
 class JudgeEngine:

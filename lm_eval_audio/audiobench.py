@@ -13,7 +13,7 @@ those of AudioLLMs/AudioBench at commit e991641, ``src/dataset.py`` and
 ``src/dataset_src/<name>.py``; docs/AUDIOBENCH.md lists them with the paper-era differences.
 
 Documents carry a reference to their audio cell, never samples. Unusable cells (null,
-empty, unreadable header) stay in as flagged items: the model is not run on them, they
+empty, zero samples, undecodable) stay in as flagged items: the model is not run on them, they
 are counted (``audio_missing``) and left out of the scores.
 """
 
@@ -97,11 +97,13 @@ DEFAULT_CHUNK_SECONDS = 30.0  # the toolkit's window for ASR audio (qwen2_audio_
 DEFAULT_PROMPT_SEED = 0
 
 
-def download_help(dataset: Dataset | None = None) -> str:
-    repo = dataset.repo if dataset else "<repo>"
+def download_help(dataset: Dataset, root: Path | None = None) -> str:
+    if root is not None:
+        return (f"Download it with `huggingface-cli download AudioLLMs/{dataset.repo} --repo-type dataset "
+                f"--local-dir {root / dataset.repo}`. docs/AUDIOBENCH.md lists the 26 repositories.")
     return (
-        f"Download it with `huggingface-cli download AudioLLMs/{repo} --repo-type dataset "
-        f"--local-dir /data/audiobench/{repo}`, then `export AUDIOBENCH_DATA_DIR=/data/audiobench` or pass "
+        f"Download it with `huggingface-cli download AudioLLMs/{dataset.repo} --repo-type dataset "
+        f"--local-dir /data/audiobench/{dataset.repo}`, then `export AUDIOBENCH_DATA_DIR=/data/audiobench` or pass "
         "--metadata '{\"audiobench_data_dir\": \"/data/audiobench\"}'. docs/AUDIOBENCH.md lists the 26 repositories."
     )
 
@@ -172,7 +174,7 @@ def data_root(metadata: dict, dataset: Dataset) -> Path:
         )
     root = Path(raw).expanduser()
     if not root.is_dir():
-        raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(dataset))
+        raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(dataset, root))
     return root
 
 
@@ -181,9 +183,10 @@ def dataset_folder(root: Path, dataset: Dataset) -> Path:
         if (root / name).is_dir():
             return root / name
     run_report.note("audiobench_absent_datasets", f"audiobench_{dataset.name}", str(root / dataset.repo))
+    also = f" (nor {root / dataset.name})" if dataset.name != dataset.repo else ""
     raise DatasetAbsent(
-        f"audiobench_{dataset.name}: no folder {root / dataset.repo} (nor {root / dataset.name}) for "
-        f"AudioLLMs/{dataset.repo}. " + download_help(dataset)
+        f"audiobench_{dataset.name}: no folder {root / dataset.repo}{also} for AudioLLMs/{dataset.repo}. "
+        + download_help(dataset, root)
     )
 
 
@@ -201,7 +204,8 @@ def table_files(folder: Path, dataset: Dataset) -> list[Path]:
         return arrow
     raise AudioBenchDataError(
         f"audiobench_{dataset.name}: {folder} holds no test split: expected data/test-*.parquet (the published "
-        "layout) or a save_to_disk folder (test/*.arrow or dataset_info.json with *.arrow). " + download_help(dataset)
+        "layout) or a save_to_disk folder (test/*.arrow or dataset_info.json with *.arrow). "
+        + download_help(dataset, folder.parent)
     )
 
 
@@ -216,8 +220,11 @@ def _columns_needed(dataset: Dataset) -> list[str]:
     return cols
 
 
-def _read_rows(path: Path, dataset: Dataset):
-    """(text columns as dict of lists, audio info per row) for one file."""
+def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
+    """(text columns as dict of lists, (seconds, problem) per row) for one file.
+
+    The audio column is read in small batches and each cell's header is read in place
+    (no copy of the bytes), so loading holds a few clips at a time, not the dataset."""
     import pyarrow.parquet as pq
 
     from lm_eval_audio import table_audio
@@ -226,51 +233,58 @@ def _read_rows(path: Path, dataset: Dataset):
         table = table_audio.arrow_table(str(path))
         names = table.column_names
     else:
-        names = pq.ParquetFile(path).schema_arrow.names
-    needed = _columns_needed(dataset) + ["context"]
-    missing = [c for c in needed if c not in names]
+        parquet = pq.ParquetFile(path)
+        names = parquet.schema_arrow.names
+    missing = [c for c in needed + ["context"] if c not in names]
     if missing:
         raise AudioBenchDataError(
             f"audiobench_{dataset.name}: {path} lacks the column(s) {', '.join(missing)} of the published layout "
             f"(it has {', '.join(names)}); download AudioLLMs/{dataset.repo} again"
         )
-    text_cols = _columns_needed(dataset) + (["other_attributes"] if "other_attributes" in names else [])
+    text_cols = needed + (["other_attributes"] if "other_attributes" in names else [])
     if table_audio.is_arrow(str(path)):
-        text = {c: table.column(c).to_pylist() for c in text_cols}
-        audio = [_audio_info(table.column("context")[i].as_py()) for i in range(table.num_rows)]
+        batches = table.select(text_cols + ["context"]).to_batches(max_chunksize=8)
     else:
-        pf = pq.ParquetFile(path)
-        text = {c: [] for c in text_cols}
-        audio = []
-        for batch in pf.iter_batches(batch_size=64, columns=text_cols + ["context"]):
-            for c in text_cols:
-                text[c].extend(batch.column(c).to_pylist())
-            audio.extend(_audio_info(cell) for cell in batch.column("context").to_pylist())
+        batches = parquet.iter_batches(batch_size=8, columns=text_cols + ["context"])
+    text: dict[str, list] = {c: [] for c in text_cols}
+    audio = []
+    for batch in batches:
+        for c in text_cols:
+            text[c].extend(batch.column(c).to_pylist())
+        cells = batch.column("context")
+        data, paths = cells.field("bytes"), cells.field("path")
+        for i in range(len(cells)):
+            if not cells[i].is_valid:
+                audio.append((None, "the audio cell is empty (null)"))
+            elif data[i].is_valid and len(data[i].as_buffer()) > 0:
+                audio.append(_audio_info(data[i].as_buffer()))
+            elif paths[i].is_valid and paths[i].as_py():
+                audio.append((None, ""))  # a file beside the table: decoded (and checked) when used
+            else:
+                audio.append((None, "the audio cell holds neither bytes nor a path"))
     return text, audio
 
 
-def _audio_info(value) -> tuple[float | None, str]:
-    """(seconds or None, problem or "") of one stored ``Audio`` cell, from its header only."""
-    import io
-
+def _audio_info(buffer) -> tuple[float | None, str]:
+    """(seconds or None, problem or "") of one encoded clip: from its header, or for a
+    codec libsndfile lacks by decoding it (ffmpeg)."""
+    import pyarrow as pa
     import soundfile as sf
 
-    from lm_eval_audio.audio_refs import AudioError
-    from lm_eval_audio.table_audio import encoded_audio
+    from lm_eval_audio import audio as audio_io
 
     try:
-        data, path = encoded_audio(value, "audio cell")
-    except AudioError as e:
-        return None, str(e).replace("audio cell: ", "")
-    if data is None:
-        return None, ""  # a path to a file beside the table; decoded (and checked) when used
-    try:
-        info = sf.info(io.BytesIO(data))
+        info = sf.info(pa.BufferReader(buffer))
+        frames, rate = info.frames, info.samplerate
     except Exception:
-        return None, ""  # a codec libsndfile lacks (mp3, ...): decoded through ffmpeg when used
-    if info.frames == 0:
+        try:
+            samples = audio_io.load({"bytes": buffer.to_pybytes()}, 16000)
+        except audio_io.AudioError as e:
+            return None, f"undecodable audio ({e})"
+        frames, rate = len(samples), 16000
+    if frames == 0:
         return None, "the audio has zero samples"
-    return info.frames / info.samplerate, ""
+    return frames / rate, ""
 
 
 # --- prompts -------------------------------------------------------------------------
@@ -323,15 +337,24 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
 
     docs, invalid, missing_audio, chunked = [], [], 0, 0
     row = 0
+    needed = _columns_needed(dataset)
     for path in files:
-        text, audio = _read_rows(path, dataset)
+        try:
+            text, audio = _read_rows(path, dataset, needed)
+        except (OSError, ValueError) as e:  # pyarrow's errors derive from these
+            if isinstance(e, AudioBenchDataError):
+                raise
+            raise AudioBenchDataError(f"{task}: cannot read {path} ({type(e).__name__}: {e}); the file is damaged "
+                                      f"or incomplete: download AudioLLMs/{dataset.repo} again") from None
         for local, (seconds, problem) in enumerate(audio):
             values = {c: text[c][local] for c in text}
             row_id, row = row, row + 1
-            bad = [c for c in _columns_needed(dataset) if not isinstance(values.get(c), str) or not values[c].strip()]
+            bad = [c for c in needed if not isinstance(values.get(c), str) or not values[c].strip()]
             if bad:
-                invalid.append(f"row {row_id} ({path.name}:{local}): empty {', '.join(bad)}")
-                run_report.note("audiobench_invalid_items", f"{name}/{row_id}", f"empty {', '.join(bad)}")
+                what = ", ".join(f"{c} {'empty' if isinstance(values.get(c), str) or values.get(c) is None else 'not text'}"
+                                 for c in bad)
+                invalid.append(f"row {row_id} ({path.name}:{local}): {what}")
+                run_report.note("audiobench_invalid_items", f"{name}/{row_id}", what)
                 continue
             if problem:
                 missing_audio += 1

@@ -6,7 +6,7 @@
 The model's recorded answers are replayed through lm-eval itself (a replay model stands
 in for the audio model), so the tasks' own scoring, the judge metrics, the groups, the
 results JSON, the samples and the judge logs are exactly those of a normal run.
-The tasks' data must be readable again (``AIRBENCH_DATA_DIR`` or ``--metadata``), since
+The tasks' data must be readable again (``AIRBENCH_DATA_DIR``, ``AUDIOBENCH_DATA_DIR`` or ``--metadata``), since
 lm-eval rebuilds the documents; every document must have a recorded answer.
 """
 
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<timestamp>.jsonl files of one run")
     parser.add_argument("--output_path", type=Path, help="where to write results, samples and judge logs")
     parser.add_argument("--include_path", help="as lm_eval's: a folder of your own task YAMLs")
-    parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, airbench_data_dir, ...)")
+    parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, airbench_data_dir, audiobench_data_dir, prompt_mode, ...)")
     args = parser.parse_args(argv)
 
     from lm_eval_audio import startup

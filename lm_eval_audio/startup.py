@@ -143,30 +143,39 @@ _ABSENT = object()
 
 
 def _on_task_factory(module) -> None:
-    depth = [0]
+    skipped: list[list[Exception]] = []  # per group being built, innermost last
 
     def make_build(original):
         def build(self, *args, **kwargs):
             try:
                 return original(self, *args, **kwargs)
             except Exception as e:
-                if depth[0] == 0 or not getattr(e, "skippable_in_group", False):
+                if not skipped or not getattr(e, "skippable_in_group", False):
                     raise
                 import logging
 
                 logging.getLogger("lm_eval.audio").warning("left out of its group: %s", e)
+                skipped[-1].append(e)
                 return _ABSENT
 
         return build
 
     def make_members(original):
         def _build_group_members(self, *args, **kwargs):
-            depth[0] += 1
+            skipped.append([])
             try:
                 members = original(self, *args, **kwargs)
             finally:
-                depth[0] -= 1
-            return [m for m in members if m is not _ABSENT]
+                absent = skipped.pop()
+            kept = [m for m in members if m is not _ABSENT]
+            if members and not kept:
+                # A group with no data at all is an error (or, inside a larger group, left out in turn).
+                leaves = [leaf for e in absent for leaf in getattr(e, "absent_tasks", [e])]
+                shown = "; ".join(map(str, leaves[:3])) + (f"; and {len(leaves) - 3} more" if len(leaves) > 3 else "")
+                error = type(absent[0])(f"no task of this group has data ({len(leaves)} absent): {shown}")
+                error.absent_tasks = leaves
+                raise error
+            return kept
 
         return _build_group_members
 

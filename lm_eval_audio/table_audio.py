@@ -6,8 +6,8 @@ the bytes are read when a batch is decoded, so documents stay small and memory s
 Decoding then goes through soundfile like any file (``lm_eval_audio.audio``), with no
 torchcodec.
 
-Parquet is read one row group at a time and the last few groups are kept; arrow files
-are memory-mapped. pyarrow is imported only here, when such a reference is used.
+Parquet is read one row group at a time and the last groups read are kept (up to 512 MB);
+arrow files are memory-mapped. pyarrow is imported only here, when such a reference is used.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from functools import lru_cache
 
 from lm_eval_audio.audio_refs import AudioError
 
-_ROW_GROUPS_KEPT = 8
+# Row groups read from parquet, most recent last; bounded by their size in memory.
+_ROW_GROUP_BYTES_KEPT = 512 * 2**20
 _row_groups: OrderedDict = OrderedDict()
 
 
@@ -44,49 +45,63 @@ def arrow_table(path: str):
 
 
 @lru_cache(maxsize=64)
-def _parquet_index(path: str, mtime_ns: int):
+def _parquet_file(path: str, mtime_ns: int):
     import pyarrow.parquet as pq
 
-    meta = pq.ParquetFile(path).metadata
+    parquet = pq.ParquetFile(path)
     starts, total = [], 0
-    for g in range(meta.num_row_groups):
+    for g in range(parquet.metadata.num_row_groups):
         starts.append(total)
-        total += meta.row_group(g).num_rows
-    return starts, total
+        total += parquet.metadata.row_group(g).num_rows
+    return parquet, starts, total
 
 
 def _parquet_cell(path: str, row: int, column: str):
-    import pyarrow.parquet as pq
-
-    starts, total = _parquet_index(path, os.stat(path).st_mtime_ns)
+    mtime = os.stat(path).st_mtime_ns
+    parquet, starts, total = _parquet_file(path, mtime)
     if not 0 <= row < total:
         raise AudioError(f"{path}: row {row} does not exist (the file has {total} rows)")
     group = bisect.bisect_right(starts, row) - 1
-    key = (path, group, column)
+    key = (path, mtime, group, column)
     table = _row_groups.get(key)
     if table is None:
-        table = pq.ParquetFile(path).read_row_group(group, columns=[column])
+        table = parquet.read_row_group(group, columns=[column])
         _row_groups[key] = table
-        if len(_row_groups) > _ROW_GROUPS_KEPT:
+        while len(_row_groups) > 1 and sum(t.nbytes for t in _row_groups.values()) > _ROW_GROUP_BYTES_KEPT:
             _row_groups.popitem(last=False)
     else:
         _row_groups.move_to_end(key)
     return table.column(column)[row - starts[group]].as_py()
 
 
+_last_cell: dict = {}  # the chunks of one long recording are decoded one after another
+
+
 def cell(path: str, row: int, column: str):
-    """The Python value of one cell."""
+    """The Python value of one cell; a damaged file raises ``AudioError`` naming it."""
+    key = (path, row, column)
+    if key in _last_cell:
+        return _last_cell[key]
     try:
         if is_arrow(path):
             table = arrow_table(path)
             if not 0 <= row < table.num_rows:
                 raise AudioError(f"{path}: row {row} does not exist (the file has {table.num_rows} rows)")
-            return table.column(column)[row].as_py()
-        return _parquet_cell(path, row, column)
+            value = table.column(column)[row].as_py()
+        else:
+            value = _parquet_cell(path, row, column)
     except FileNotFoundError:
         raise AudioError(f"audio table not found: {path}") from None
     except KeyError:
         raise AudioError(f"{path} has no column {column!r}") from None
+    except (OSError, ValueError) as e:  # pyarrow's errors derive from these
+        if isinstance(e, AudioError):
+            raise
+        raise AudioError(f"cannot read row {row} of {path} ({type(e).__name__}: {e}); the file is damaged or "
+                         "incomplete: download it again") from None
+    _last_cell.clear()
+    _last_cell[key] = value
+    return value
 
 
 def encoded_audio(value, where: str) -> tuple[bytes | None, str | None]:

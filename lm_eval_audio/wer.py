@@ -5,7 +5,7 @@
 
 1. lower-case;
 2. OpenAI Whisper's ``EnglishTextNormalizer`` (AudioBench vendors a byte-identical copy
-   of Whisper's file): spelled numbers to digits, British to American spelling, fillers
+   of Whisper's class): spelled numbers to digits, British to American spelling, fillers
    (uh, um, hmm) and bracketed spans removed, punctuation dropped. We use transformers'
    copy, which behaves as Whisper's, with Whisper's British-to-American spelling map as
    the ``whisper-normalizer`` package ships it (the same file, checked by its digest in the
@@ -84,14 +84,13 @@ def whisper_normalize(text: str) -> str:
 
 def normalize(text: str) -> str:
     """AudioBench's ``preprocess_text_asr``; ``""`` when nothing is left."""
-    whisper, tail = _pipeline()
-    text = whisper((text or "").lower())
+    text = whisper_normalize((text or "").lower())
     for digit, word in _DIGITS_TO_WORDS.items():
         text = re.sub(r"\b" + digit + r"\b", word, text)
     for contraction, expanded in _CONTRACTIONS.items():
         text = re.sub(r"\b" + contraction + r"\b", expanded, text)
     text = _BRACKETS.sub("", text)
-    text = tail(text)
+    text = _pipeline()[1](text)
     return _FILLERS.sub("", text).strip()
 
 
@@ -116,11 +115,6 @@ def counts(reference: str, hypothesis: str) -> Counts:
     return Counts(out.substitutions + out.deletions + out.insertions, out.substitutions + out.deletions + out.hits)
 
 
-def corpus_wer(pairs) -> float:
-    """Corpus WER of (reference, hypothesis) pairs, as a fraction."""
-    total = sum((counts(r, h) for r, h in pairs), Counts(0, 0))
-    return rate(total)
-
-
 def rate(total: Counts) -> float:
+    """Corpus WER of summed counts, as a fraction (NaN with no reference word)."""
     return total.errors / total.words if total.words else float("nan")

@@ -17,6 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 DEFAULT_CHOICE = "A"
 DEFAULT_PAIR = "8 6"
+# The benchmarks' default judge models (AIR-Bench, AudioBench), as a server serving them lists them.
+SERVED_MODELS = ("gpt-4-0125-preview", "meta-llama/Meta-Llama-3-70B-Instruct")
 DEFAULT_RUBRIC = 4  # AudioBench 0-5 rubric: judge_score 80
 DEFAULT_BINARY = 1  # AudioBench binary: judge_score 100
 
@@ -43,8 +45,9 @@ class ScriptedJudge:
     ``(status, headers)`` or ``(status, headers, message)`` for an HTTP error, or
     ``("sleep", seconds)`` to stall."""
 
-    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None):
+    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS):
         self.reply = reply
+        self.models = list(models)  # what GET /v1/models lists
         self.latency = latency
         self.faults = list(faults or [])
         self.requests: list[dict] = []  # every request body received, faults included
@@ -95,7 +98,8 @@ class ScriptedJudge:
 
             def do_GET(self):
                 if self.path.rstrip("/").endswith("/models"):
-                    self._send(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+                    self._send(200, {"object": "list",
+                                     "data": [{"id": m, "object": "model"} for m in judge.models]})
                 else:
                     self._send(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
 

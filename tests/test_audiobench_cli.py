@@ -12,7 +12,7 @@ from pathlib import Path
 import jiwer
 import pytest
 from conftest import results_json, run_cli, tone, write_audiobench
-from scripted_judge import DEFAULT_BINARY, ScriptedJudge
+from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
 from lm_eval_audio import wer
 from lm_eval_audio.audiobench import DATASETS
@@ -20,7 +20,9 @@ from lm_eval_audio.audiobench_templates import POOLS
 
 NO_JUDGE = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
 ROWS = 3
-LONG_SECONDS = 65.0  # earnings21_test row 0: three chunks of 30 s, the last one 5 s
+LONG_SECONDS = 65.0
+OTHER_TYPES = {"cn_college_listen_mcq_test": "SQA", "openhermes_audio_test": "SI", "clotho_aqa_test": "AQA",
+               "audiocaps_test": "AC"}  # one dataset of each remaining task type  # earnings21_test row 0: three chunks of 30 s, the last one 5 s
 
 
 def _ok(proc):
@@ -33,13 +35,14 @@ def snapshot(tmp_path_factory) -> Path:
     """ASR, voice and captioning datasets, every other one saved as arrow instead of parquet."""
     root = tmp_path_factory.mktemp("audiobench")
     for i, d in enumerate(DATASETS.values()):
-        if d.task_type not in ("ASR", "ER", "AR", "GR") and d.name != "audiocaps_test":
+        if d.task_type not in ("ASR", "ER", "AR", "GR") and d.name not in OTHER_TYPES:
             continue
         rows = []
         for j in range(ROWS):
             seconds = LONG_SECONDS if (d.name == "earnings21_test" and j == 0) else 0.6 + 0.4 * j
-            rows.append({"audio": tone(seconds, freq=200 + 40 * j, seed=10 * i + j), "instruction": "unused",
-                         "answer": f"a dog barks near the river {j}"})
+            rows.append({"audio": tone(seconds, freq=200 + 40 * j, seed=10 * i + j), "instruction": f"Question {j}?",
+                         "answer": f"a dog barks near the river {j}", "choices": f"(A) yes {j}\n(B) no {j}",
+                         "speech_instruction": f"Spoken request {j}."})
         write_audiobench(root, d.repo, rows, layout="arrow" if i % 2 else "parquet")
     return root
 
@@ -120,6 +123,31 @@ def test_asr_and_voice_groups_end_to_end(tiny_qwen2_audio, snapshot, tmp_path):
     assert len(judge_logs) == 1 and len(judge_logs[0].read_text().splitlines()) == ROWS
 
 
+def _question(prompt: str) -> str:
+    return prompt.split("[Question]\n", 1)[1].split("\n\n        [Task]", 1)[0].strip()
+
+
+def test_question_answering_instruction_and_captioning_with_the_judge(tiny_qwen2_audio, snapshot, tmp_path):
+    out = tmp_path / "out"
+    with ScriptedJudge() as judge:
+        proc = _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+                            "--tasks", "audiobench_sqa,audiobench_si,audiobench_aqa,audiobench_ac", "--batch_size", "4",
+                            "--output_path", str(out), "--log_samples"],
+                           env_extra=_env(snapshot, judge, tmp_path / "judge.sqlite")))
+        questions = {_question(r["messages"][0]["content"]) for r in judge.requests}
+    assert "left out of its group" in proc.stderr  # the datasets this snapshot lacks
+    assert {f"Question:\nQuestion {j}?\n Choices:\n(A) yes {j}\n(B) no {j}" for j in range(ROWS)} <= questions  # MCQ
+    assert {f"Spoken request {j}." for j in range(ROWS)} <= questions  # SI: the judge reads the spoken request
+    assert {f"Question {j}?" for j in range(ROWS)} <= questions  # AQA: the item's own instruction
+    res = results_json(out)
+    assert _metric(res, "audiobench_cn_college_listen_mcq_test", "judge_score") == 100.0  # binary x100
+    for task in ("audiobench_openhermes_audio_test", "audiobench_clotho_aqa_test", "audiobench_audiocaps_test"):
+        assert _metric(res, task, "judge_score") == pytest.approx(DEFAULT_RUBRIC * 20)  # rubric x20
+    assert 0 <= _metric(res, "audiobench_audiocaps_test", "meteor") <= 1
+    mcq = _samples(out, "audiobench_cn_college_listen_mcq_test")[0]["doc"]
+    assert mcq["instruction"].startswith("Question:\nQuestion 0?\n Choices:\n")
+
+
 def _rating_by_template(prompt: str) -> str:
     """Rates 1 when the question (the template) starts with "Can you", else 0."""
     question = prompt.split("[Question]\n", 1)[1].split("\n", 1)[0].strip()
@@ -171,6 +199,14 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
                     "--tasks", "audiobench_voxceleb_gender_test"], env_extra=_env(snapshot))
     assert proc.returncode != 0
     assert "audiobench_voxceleb_gender_test is scored by an LLM judge and no judge is configured" in proc.stderr
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+                    "--tasks", "audiobench_gr"], env_extra=_env(empty))
+    assert proc.returncode != 0  # a group with no data at all is an error, not an empty table
+    assert "no task of this group has data (2 absent)" in proc.stderr
+    assert f"--local-dir {empty / 'voxceleb_gender_test'}" in proc.stderr
 
 
 def test_all_26_datasets_and_the_groups_are_listed():

@@ -40,6 +40,19 @@ def test_published_layouts_load_in_row_order_and_decode_without_torchcodec(tmp_p
     assert docs[0]["other_attributes"] == '{"id": "0"}'
 
 
+def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
+    from lm_eval_audio.judges import judge_config
+
+    write_audiobench(tmp_path, "clotho_aqa_test", _rows(2))
+    docs = _load(tmp_path, "clotho_aqa_test", prompt_mode="sweep")
+    assert [d["template_id"] for d in docs] == [-1, -1]  # one document per item, its own instruction
+    judge_config.remember_run_metadata({"judge_base_url": "http://127.0.0.1:9/v1"})
+    try:
+        assert set(utils.process_judged(docs[0], ["x"])) == {"judge_score", "judge_failures", "audio_missing"}
+    finally:
+        judge_config.remember_run_metadata({})
+
+
 def test_folder_may_be_named_after_the_repository_or_the_dataset(tmp_path):
     write_audiobench(tmp_path, "openhermes_audio_test", _rows(2, speech_instruction="Tell me a joke."))
     docs = _load(tmp_path, "openhermes_audio_test")
@@ -82,7 +95,7 @@ def test_unusable_audio_and_empty_answers_are_flagged_and_counted(tmp_path):
     (ref,) = utils.doc_to_audio(docs[1])
     assert ref["unavailable"] == "the audio cell is empty (null)"  # the model wrappers do not run it
     notes = run_report.take()
-    assert notes["audiobench_invalid_items"] == {"wavcaps_qa_test/2": "empty answer"}
+    assert notes["audiobench_invalid_items"] == {"wavcaps_qa_test/2": "answer empty"}
     assert notes["audiobench_unusable_audio"] == {"wavcaps_qa_test/1": "the audio cell is empty (null)"}
     item = utils.process_judged(docs[1], [""])
     assert item["audio_missing"] == 1.0

@@ -23,7 +23,8 @@ def test_corpus_wer_against_hand_counted_edits():
     pairs = [("the cat sat on the mat", "the cat sat on mat"), ("a b c", "a x c d")]
     assert wer.counts(*pairs[0]) == wer.Counts(errors=1, words=6)
     assert wer.counts(*pairs[1]) == wer.Counts(errors=2, words=3)
-    assert wer.corpus_wer(pairs) == pytest.approx(3 / 9)  # corpus level: (1 + 2) / (6 + 3)
+    items = [_asr_item(f"r{i}", 0, 1, ref, hyp) for i, (ref, hyp) in enumerate(pairs)]
+    assert utils.wer(items) == pytest.approx(3 / 9)  # corpus level: (1 + 2) / (6 + 3)
     assert (1 / 6 + 2 / 3) / 2 != pytest.approx(3 / 9)  # not the mean of per-item rates (0.4167)
 
 
@@ -96,6 +97,15 @@ def test_sweep_statistics_across_templates():
     assert utils.wer_template_max(items) == 0.5
     mu = sum(rates) / 3
     assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
+    # a template whose every item the judge failed has no score: left out of the spread, and named
+    from lm_eval_audio import run_report
+
+    run_report.take()
+    ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]
+    mean, low, high, std = utils._spread("judge_score", lambda items: ratings, utils._combine_mean)
+    with aggregation_context.aggregating("audiobench_clotho_aqa_test", {}):
+        assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
+    assert run_report.take()["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
     captions = [{"reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]
@@ -141,10 +151,13 @@ def test_meteor_refuses_to_run_without_wordnet():
     assert "apt-get install wordnet-base wordnet-sense-index" in proc.stderr
 
 
-def test_lexnames_is_built_from_the_debian_manual():
-    lines = wordnet_data.lexnames_from_manual().splitlines()
+def test_lexnames_matches_wordnet_and_the_debian_manual():
+    lines = wordnet_data.lexnames().splitlines()
     assert len(lines) == 45
     assert lines[0] == "00\tadj.all\t3" and lines[5] == "05\tnoun.animal\t1" and lines[44] == "44\tadj.ppl\t3"
+    if wordnet_data.DEBIAN_LEXNAMES_MAN.is_file():  # slim images drop manual pages
+        assert wordnet_data.lexnames_from_manual() == wordnet_data.lexnames()
+    assert wordnet_data.reader().synsets("dog")[0].lexname() == "noun.animal"
 
 
 # --- the judge -------------------------------------------------------------------------

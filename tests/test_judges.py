@@ -22,7 +22,8 @@ SECRET = "sk-lm-eval-audio-test-SECRET"
 
 def _config(judge, tmp_path, **kw) -> JudgeConfig:
     kw.setdefault("retry_base_seconds", 0.01)
-    return JudgeConfig(model="judge-x", base_url=judge.base_url, cache_path=str(tmp_path / "cache.sqlite"), **kw)
+    kw.setdefault("model", "judge-x")
+    return JudgeConfig(base_url=judge.base_url, cache_path=str(tmp_path / "cache.sqlite"), **kw)
 
 
 def _requests(n):
@@ -231,7 +232,12 @@ def test_preflight_refuses_an_endpoint_that_does_not_answer(tmp_path):
     with pytest.raises(judge_config.JudgeConfigError, match="does not answer.*--predict_only"):
         check_endpoint(dead)
     with ScriptedJudge() as judge:
-        check_endpoint(_config(judge, tmp_path))  # answers: passes
+        check_endpoint(_config(judge, tmp_path, model="gpt-4-0125-preview"))  # answers, serves the model: passes
+    with ScriptedJudge(models=["casperhansen/llama-3-70b-instruct-awq"]) as judge:
+        with pytest.raises(judge_config.JudgeConfigError,
+                           match="does not serve the judge model 'judge-x' \\(it serves "
+                                 "casperhansen/llama-3-70b-instruct-awq\\).*LM_EVAL_AUDIO_JUDGE_MODEL"):
+            check_endpoint(_config(judge, tmp_path))
     unwritable = JudgeConfig(base_url=dead.base_url, cache_path="/proc/judge_cache.sqlite")
     with pytest.raises(judge_config.JudgeConfigError, match="judge cache"):
         check_endpoint(unwritable)

@@ -50,6 +50,7 @@ def doc_to_audio(doc):
 
 def _item(doc, response: str) -> dict:
     return {
+        "doc_id": doc["doc_id"],
         "uniq_id": f"{doc['dataset']}/{doc['row']}/{doc['template_id']}/{doc['chunk_index']}",
         "template_id": doc["template_id"],
         "audio_missing": bool(doc["audio_problem"]),
@@ -83,7 +84,8 @@ def process_judged(doc, results):
 
 
 def _sweeping(doc) -> bool:
-    return doc["prompt_mode"] == "sweep"
+    # a dataset that asks each item its own instruction has no templates to spread over
+    return doc["prompt_mode"] == "sweep" and doc["template_id"] >= 0
 
 
 # --- per-item values, then combined --------------------------------------------------------
@@ -112,8 +114,9 @@ def _wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Count
     if incomplete and report:
         task = aggregation_context.current_task()
         run_report.note("audiobench_incomplete_recordings", task, incomplete)
-        log.warning("%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are "
-                    "left out of wer: %s", task, len(incomplete), "; ".join(incomplete[:5]))
+        log.log(logging.ERROR if not out else logging.WARNING,
+                "%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are left "
+                "out of wer%s: %s", task, len(incomplete), ", which is NaN" if not out else "", "; ".join(incomplete[:5]))
     return out
 
 
@@ -193,26 +196,33 @@ def meteor(items):
 _SPREAD = ("mean", "min", "max", "std")
 
 
-def _spread(per_item, combine):
+def _spread(name, per_item, combine):
     """Four aggregations: the metric per template, then its mean, min, max and population
-    standard deviation across templates (``prompt_mode=sweep``)."""
+    standard deviation across templates (``prompt_mode=sweep``). A template with no score
+    (every item unjudged) is left out of the spread, named in a warning and in the results."""
 
-    def stats(items) -> dict[str, float]:
+    def stats(items, report: bool) -> dict[str, float]:
         by_template: dict[int, list] = {}
         for template_id, value in per_item(items):
             by_template.setdefault(template_id, []).append((template_id, value))
-        scores = [combine(v) for _, v in sorted(by_template.items())]
-        scores = [s for s in scores if not math.isnan(s)]
-        if not scores:
+        scores = {t: combine(v) for t, v in sorted(by_template.items())}
+        unscored = [t for t, score in scores.items() if math.isnan(score)]
+        if unscored and report:
+            task = aggregation_context.current_task()
+            run_report.note("audiobench_sweep_unscored_templates", f"{task}/{name}", unscored)
+            log.warning("%s: template(s) %s have no %s and are left out of its spread across templates",
+                        task, unscored, name)
+        values = [score for score in scores.values() if not math.isnan(score)]
+        if not values:
             return dict.fromkeys(_SPREAD, float("nan"))
-        return {"mean": sum(scores) / len(scores), "min": min(scores), "max": max(scores),
-                "std": statistics.pstdev(scores)}
+        return {"mean": sum(values) / len(values), "min": min(values), "max": max(values),
+                "std": statistics.pstdev(values)}
 
-    return tuple((lambda items, s=s: stats(items)[s]) for s in _SPREAD)
+    return tuple((lambda items, s=s: stats(items, report=s == "mean")[s]) for s in _SPREAD)
 
 
-wer_template_mean, wer_template_min, wer_template_max, wer_template_std = _spread(_wer_counts, _combine_wer)
+wer_template_mean, wer_template_min, wer_template_max, wer_template_std = _spread("wer", _wer_counts, _combine_wer)
 (judge_score_template_mean, judge_score_template_min, judge_score_template_max,
- judge_score_template_std) = _spread(_ratings, _combine_mean)
+ judge_score_template_std) = _spread("judge_score", _ratings, _combine_mean)
 meteor_template_mean, meteor_template_min, meteor_template_max, meteor_template_std = _spread(
-    _meteor_values, _combine_mean)
+    "meteor", _meteor_values, _combine_mean)
