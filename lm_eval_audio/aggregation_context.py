@@ -9,6 +9,11 @@ The startup hook wraps lm-eval's ``_compute_task_aggregations`` to fill this in.
 from __future__ import annotations
 
 import contextlib
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lm_eval_audio.judges.judge_config import JudgeConfig
 
 _state: dict = {"task": None, "metadata": {}}
 _stderrs: dict[str, float] = {}
@@ -38,6 +43,28 @@ def report_stderr(metric: str, value: float | None) -> None:
     only bootstraps its registered aggregations."""
     if value is not None:
         _stderrs[metric] = value
+
+
+def mean_stderr(values: list[float]) -> float | None:
+    """Standard error of a mean; None below two values (lm-eval's pooled group stderr
+    divides by the summed n - 1)."""
+    n = len(values)
+    if n < 2:
+        return None
+    mu = sum(values) / n
+    return math.sqrt(sum((v - mu) ** 2 for v in values) / (n - 1) / n)
+
+
+def judge() -> "JudgeConfig":
+    """The judge configured for the task being aggregated; raises naming the task if none is."""
+    from lm_eval_audio.judges import judge_config
+
+    config = judge_config.resolve(current_metadata())
+    if config is None:
+        raise judge_config.JudgeConfigError(
+            f"{current_task()} is scored by an LLM judge and none is configured: " + judge_config.HOW_TO_CONFIGURE
+        )
+    return config
 
 
 def fill_stderrs(agg_metrics: dict) -> None:

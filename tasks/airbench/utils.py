@@ -100,28 +100,10 @@ def process_chat(doc, results):
 # --- aggregations (rank 0, after the gather) ---------------------------------------------
 
 
-def _judge():
-    config = judge_config.resolve(aggregation_context.current_metadata())
-    if config is None:
-        raise judge_config.JudgeConfigError(
-            f"{aggregation_context.current_task()} needs an LLM judge and none is configured: "
-            + judge_config.HOW_TO_CONFIGURE
-        )
-    return config
-
-
 # Standard errors are None (lm-eval prints N/A) below two items: lm-eval's pooled group
 # stderr divides by the summed (n - 1).
 def _proportion_stderr(p: float, n: int) -> float | None:
     return math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else None
-
-
-def _mean_stderr(values: list[float]) -> float | None:
-    n = len(values)
-    if n < 2:
-        return None
-    mu = sum(values) / n
-    return math.sqrt(sum((v - mu) ** 2 for v in values) / (n - 1) / n)
 
 
 def count(items):
@@ -140,7 +122,7 @@ def mean_of_parsed(items):
 
 def _aligned_letters(items):
     judged = [i for i in items if not i["audio_missing"]]
-    letters = airbench_judges.judge_choices(judged, _judge(), aggregation_context.current_task())
+    letters = airbench_judges.judge_choices(judged, aggregation_context.judge(), aggregation_context.current_task())
     return judged, letters
 
 
@@ -166,7 +148,7 @@ def gpt_align_judge_failures(items):
 
 def _chat_verdicts(items):
     judged = [i for i in items if not i["audio_missing"]]
-    verdicts = airbench_judges.judge_chat(judged, _judge(), aggregation_context.current_task())
+    verdicts = airbench_judges.judge_chat(judged, aggregation_context.judge(), aggregation_context.current_task())
     return [v for v in verdicts if v is not None], sum(v is None for v in verdicts)
 
 
@@ -176,7 +158,7 @@ def _chat_mean(metric: str, items, value):
         log.warning("%s: no item could be judged; %s is NaN", aggregation_context.current_task(), metric)
         return float("nan")
     values = [value(v) for v in scored]
-    aggregation_context.report_stderr(metric, _mean_stderr(values))
+    aggregation_context.report_stderr(metric, aggregation_context.mean_stderr(values))
     return sum(values) / len(values)
 
 

@@ -124,23 +124,13 @@ def _combine_wer(values) -> float:
     return wer_metric.rate(sum((c for _, c in values), wer_metric.Counts(0, 0)))
 
 
-def _judge_config():
-    config = judge_config.resolve(aggregation_context.current_metadata())
-    if config is None:
-        raise judge_config.JudgeConfigError(
-            f"{aggregation_context.current_task()} is scored by an LLM judge and none is configured: "
-            + judge_config.HOW_TO_CONFIGURE
-        )
-    return config
-
-
 def _ratings(items) -> list[tuple[int, float | None]]:
     """(template id, rating rescaled to 0-100 or None for a judge failure) per item."""
     scored = _scored(items)
     if not scored:
         return []
     kind = scored[0]["judge"]
-    ratings = audiobench_judges.judge_ratings(scored, _judge_config(), aggregation_context.current_task(), kind)
+    ratings = audiobench_judges.judge_ratings(scored, aggregation_context.judge(), aggregation_context.current_task(), kind)
     scale = audiobench_judges.KINDS[kind][2]
     return [(i["template_id"], None if r is None else r * scale) for i, r in zip(scored, ratings)]
 
@@ -155,8 +145,7 @@ def _meteor_values(items) -> list[tuple[int, float]]:
 
 
 def _mean_stderr(values) -> float | None:
-    numbers = [v for _, v in values if v is not None]
-    return statistics.stdev(numbers) / math.sqrt(len(numbers)) if len(numbers) > 1 else None
+    return aggregation_context.mean_stderr([v for _, v in values if v is not None])
 
 
 # --- aggregations (rank 0, after the gather) ---------------------------------------------
