@@ -99,6 +99,34 @@ def _file_digest(path: str) -> str:
     return digest
 
 
+_cell_contents: dict[tuple, bytes] = {}
+
+
+def _cell_content(ref: dict) -> bytes:
+    """What ``content_digest`` hashes for a table cell, as for the bytes or file it holds.
+
+    Remembered per cell (and table version): every chunk of a long recording is the same
+    cell, and hf-audio digests each clip it decodes."""
+    table = ref["table"]
+    try:
+        st = os.stat(table)
+    except FileNotFoundError:
+        raise AudioError(f"audio table not found: {table}") from None
+    column = ref.get("column", "context")
+    key = (os.path.realpath(table), st.st_size, st.st_mtime_ns, int(ref["row"]), column)
+    content = _cell_contents.get(key)
+    if content is None:
+        from lm_eval_audio import table_audio
+
+        whole = table_audio.resolve({"table": table, "row": ref["row"], "column": column})
+        if whole.get("bytes") is not None:
+            content = b"bytes:" + hashlib.sha256(whole["bytes"]).digest()
+        else:
+            content = b"file:" + _file_digest(whole["path"]).encode()
+        _cell_contents[key] = content
+    return content
+
+
 def content_digest(ref: Any) -> str:
     """SHA-256 of what the model will hear: the audio content plus any time slice.
 
@@ -118,9 +146,7 @@ def content_digest(ref: Any) -> str:
     elif ref.get("bytes") is not None:
         h.update(b"bytes:" + hashlib.sha256(bytes(ref["bytes"])).digest())
     elif ref.get("table") is not None:
-        from lm_eval_audio import table_audio
-
-        return content_digest(table_audio.resolve(ref))
+        h.update(_cell_content(ref))
     else:
         h.update(b"file:" + _file_digest(ref["path"]).encode())
     h.update(f":{ref.get('start')}:{ref.get('end')}".encode())

@@ -53,6 +53,21 @@ def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
         judge_config.remember_run_metadata({})
 
 
+def test_a_cells_digest_is_its_content_and_is_hashed_once_for_all_its_chunks(tmp_path, monkeypatch):
+    from lm_eval_audio import table_audio
+    from lm_eval_audio.audio_refs import content_digest
+
+    write_audiobench(tmp_path, "earnings22_test", [{"audio": tone(70.0), "instruction": "x", "answer": "talk"}])
+    chunks = [utils.doc_to_audio(d)[0] for d in _load(tmp_path, "earnings22_test")]
+    resolved = [table_audio.resolve(ref) for ref in chunks]
+    reads = []
+    monkeypatch.setattr(table_audio, "resolve", lambda ref: reads.append(ref) or resolved[0])
+    digests = [content_digest(ref) for ref in chunks]
+    assert len(set(digests)) == 3  # the slices differ
+    assert digests == [content_digest(r) for r in resolved]  # the same as the bytes it holds
+    assert len(reads) == 1  # the recording was read and hashed once, not once per chunk
+
+
 def test_folder_may_be_named_after_the_repository_or_the_dataset(tmp_path):
     write_audiobench(tmp_path, "openhermes_audio_test", _rows(2, speech_instruction="Tell me a joke."))
     docs = _load(tmp_path, "openhermes_audio_test")
