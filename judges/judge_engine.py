@@ -23,39 +23,18 @@ callers count failures and report them.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
-import os
-import random
-import re
-import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from lm_eval_audio import chat_api
 from lm_eval_audio.judges.judge_cache import JudgeCache, cache_key
 from lm_eval_audio.judges.judge_config import JudgeConfig
 
 log = logging.getLogger("lm_eval.audio.judge")
 
-_MAX_BACKOFF_SECONDS = 60.0
-_MAX_RETRY_AFTER_SECONDS = 600.0
-
-
 def _breaker_threshold(concurrency: int) -> int:
     return max(10, 2 * concurrency)
-
-
-def describe_error(error: Exception) -> str:
-    """Type, HTTP status and message, with anything that looks like an API key masked
-    (OpenAI's 401 message quotes part of the key)."""
-    status = getattr(error, "status_code", None)
-    message = str(getattr(error, "message", None) or error)
-    key = os.environ.get("OPENAI_API_KEY")
-    if key:
-        message = message.replace(key, "***")
-    message = re.sub(r"sk-[A-Za-z0-9_\-*.]+", "sk-***", message)
-    return f"{type(error).__name__}" + (f" (HTTP {status})" if status else "") + f": {message[:300]}"
 
 
 @dataclass
@@ -90,31 +69,6 @@ class JudgeStats:
     failures: int = 0
 
 
-def _retry_after_seconds(error) -> float | None:
-    response = getattr(error, "response", None)
-    headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return float(ms) / 1000.0
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None  # unreadable: fall back to our own backoff
-    return max(0.0, when.timestamp() - time.time())
-
-
 def check_endpoint(config: JudgeConfig) -> None:
     """Fail before the model runs, not hours later in aggregation: the cache must open, the
     endpoint must answer and list the judge model (``GET /models``; a server without that
@@ -122,8 +76,6 @@ def check_endpoint(config: JudgeConfig) -> None:
 
     Raises JudgeConfigError naming what to fix.
     """
-    import openai
-
     from lm_eval_audio.judges.judge_config import JudgeConfigError
 
     try:
@@ -131,28 +83,19 @@ def check_endpoint(config: JudgeConfig) -> None:
     except OSError as e:
         raise JudgeConfigError(str(e)) from None
     where = config.public()["base_url"]
-    client = openai.OpenAI(api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY", base_url=config.base_url,
-                           max_retries=0, timeout=min(config.timeout, 30.0))
     try:
-        served = [model.id for model in client.models.list()]
-    except (openai.APIConnectionError, openai.APITimeoutError) as e:
-        raise JudgeConfigError(
-            f"the judge endpoint {where} does not answer ({describe_error(e)}); start it or fix OPENAI_BASE_URL "
-            "(or judge_base_url), or run with --predict_only and score later with `lm-eval-audio judge`"
-        ) from None
-    except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
-        raise JudgeConfigError(f"the judge endpoint {where} refuses the API key ({describe_error(e)}); "
-                               "check OPENAI_API_KEY") from None
-    except openai.APIStatusError:
-        return  # no /models route: the first judge call will tell
-    finally:
-        client.close()
+        served = chat_api.served_models(
+            config.base_url, chat_api.api_key(), config.timeout, f"the judge endpoint {where}",
+            "start it or fix OPENAI_BASE_URL (or judge_base_url), or run with --predict_only and score later "
+            "with `lm-eval-audio judge`",
+        )
+    except chat_api.EndpointError as e:
+        raise JudgeConfigError(str(e)) from None
     if served and config.model not in served:
         # Otherwise every call fails with 404 and the run learns it after the whole model run.
-        shown = ", ".join(served[:10]) + (f" and {len(served) - 10} more" if len(served) > 10 else "")
         raise JudgeConfigError(
-            f"the judge endpoint {where} does not serve the judge model {config.model!r} (it serves {shown}); "
-            "name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)"
+            f"the judge endpoint {where} does not serve the judge model {config.model!r} (it serves "
+            f"{chat_api.shown(served)}); name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)"
         )
 
 
@@ -168,8 +111,7 @@ class JudgeEngine:
         import openai
 
         return openai.AsyncOpenAI(
-            # A local OpenAI-compatible server needs no key, but the SDK insists on one.
-            api_key=os.environ.get("OPENAI_API_KEY") or "EMPTY",
+            api_key=chat_api.api_key(),
             base_url=self.config.base_url,
             max_retries=0,  # retries are ours: counted, logged, Retry-After honoured
             timeout=self.config.timeout,
@@ -184,26 +126,7 @@ class JudgeEngine:
         """Judge every request; blocks until all are answered or have failed."""
         if not requests:
             return [], JudgeStats()
-        coro = self._run_all(requests, parse, desc)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(coro)
-        # Called from inside an event loop (a notebook): run ours on a thread of its own.
-        box = {}
-
-        def target():
-            try:
-                box["result"] = asyncio.run(coro)
-            except BaseException as e:  # re-raised in the caller's thread
-                box["error"] = e
-
-        thread = threading.Thread(target=target)
-        thread.start()
-        thread.join()
-        if "error" in box:
-            raise box["error"]
-        return box["result"]
+        return chat_api.run_coroutine(self._run_all(requests, parse, desc))
 
     async def _run_all(self, requests, parse, desc):
         from tqdm.auto import tqdm
@@ -250,7 +173,7 @@ class JudgeEngine:
                         reply = await self._call(client, messages, stats)
                     except Exception as e:  # every endpoint error becomes a counted failure
                         self._failures_in_a_row += 1
-                        self._last_error = outcome.error = describe_error(e)
+                        self._last_error = outcome.error = chat_api.describe_error(e)
                         return outcome
                 self._failures_in_a_row = 0
                 if reply:  # an empty reply (filtered, cut off) is worth asking again next run
@@ -268,26 +191,16 @@ class JudgeEngine:
         return outcome
 
     async def _call(self, client, messages, stats) -> str:
-        import openai
-
         cfg = self.config
-        retryable = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
-        for attempt in range(cfg.max_retries + 1):
-            try:
-                stats.calls += 1
-                response = await client.chat.completions.create(
-                    model=cfg.model, messages=messages, **cfg.request_params()
-                )
-                content = response.choices[0].message.content if response.choices else None
-                return content or ""
-            except retryable as e:
-                if attempt == cfg.max_retries:
-                    raise
-                stats.retries += 1
-                delay = _retry_after_seconds(e)
-                if delay is None:
-                    delay = min(cfg.retry_base_seconds * (2**attempt) * (0.5 + random.random()), _MAX_BACKOFF_SECONDS)
-                delay = min(delay, _MAX_RETRY_AFTER_SECONDS)
-                log.debug("judge: %s, retrying in %.2f s", type(e).__name__, delay)
-                await asyncio.sleep(delay)
-        raise AssertionError("unreachable")
+
+        def on_call():
+            stats.calls += 1
+
+        def on_retry(error):
+            stats.retries += 1
+
+        response = await chat_api.create_with_retries(
+            client, {"model": cfg.model, "messages": messages, **cfg.request_params()},
+            cfg.max_retries, cfg.retry_base_seconds, on_call, on_retry,
+        )
+        return chat_api.reply_text(response)

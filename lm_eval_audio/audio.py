@@ -15,7 +15,7 @@ import numpy as np
 
 from lm_eval_audio.audio_refs import AudioError, describe, normalize
 
-__all__ = ["AudioError", "load", "duration_seconds", "resample"]
+__all__ = ["AudioError", "load", "load_native", "duration_seconds", "resample"]
 
 
 def _slice_frames(ref: dict, sr: int) -> tuple[int, int | None]:
@@ -114,8 +114,8 @@ def resample(samples: np.ndarray, orig_sr: int, target_sr: int) -> np.ndarray:
     return out.numpy()
 
 
-def load(ref, target_sr: int) -> np.ndarray:
-    """Decode one reference to mono float32 at ``target_sr``."""
+def load_native(ref) -> tuple[np.ndarray, int]:
+    """Decode one reference to mono float32 at the rate it was recorded at."""
     ref = normalize(ref)
     data, sr = _decode(ref)
     if data.shape[0] == 0:
@@ -123,7 +123,13 @@ def load(ref, target_sr: int) -> np.ndarray:
     mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
     if not np.isfinite(mono).all():
         raise AudioError(f"{describe(ref)}: audio contains NaN or infinite samples")
-    return resample(np.ascontiguousarray(mono, dtype=np.float32), sr, target_sr)
+    return np.ascontiguousarray(mono, dtype=np.float32), sr
+
+
+def load(ref, target_sr: int) -> np.ndarray:
+    """Decode one reference to mono float32 at ``target_sr``."""
+    mono, sr = load_native(ref)
+    return resample(mono, sr, target_sr)
 
 
 def duration_seconds(ref) -> float:

@@ -10,7 +10,8 @@ environment. That is why this module imports nothing heavy: it only puts a finde
   registering first would hide ``hf`` and the rest);
 * puts our ``tasks/`` folder on every ``TaskManager``'s include path, before the
   user's ``--include_path`` so that a user's task of the same name wins;
-* makes lm-eval's request-cache key (``--use_cache``) depend on the audio content;
+* makes lm-eval's request-cache key (``--use_cache``) depend on the audio content, and
+  keeps requests that failed for good (``lm_eval_audio.failed_requests``) out of that cache;
 * leaves out of a group a member task whose data is absent from a partial snapshot
   (the loader raises an error marked ``skippable_in_group``), with a warning;
 * lets a group average its subgroups instead of its leaf tasks
@@ -33,6 +34,8 @@ import sys
 
 MODELS = {
     "hf-audio": "lm_eval_audio.model_wrappers.hf_audio:HFAudioLM",
+    "openai-audio": "lm_eval_audio.model_wrappers.openai_audio:OpenAIAudioLM",
+    "cascade": "lm_eval_audio.model_wrappers.cascade:CascadeLM",
 }
 
 def tasks_dir() -> str:
@@ -103,6 +106,29 @@ def _on_api_model(module) -> None:
     hash_args._lm_eval_audio = True
     hash_args.__wrapped__ = original
     module.hash_args = hash_args
+
+    def make(original_getattr):
+        def __getattr__(self, attr):
+            fn = original_getattr(self, attr)
+            if attr not in ("loglikelihood", "loglikelihood_rolling", "generate_until"):
+                return fn
+
+            def run(requests):
+                from lm_eval_audio.failed_requests import FailedResponse
+
+                answers = fn(requests)
+                # A failed request is not an answer: keep it out of the cache so a re-run asks again.
+                for request, answer in zip(requests, answers):
+                    if isinstance(answer, FailedResponse):
+                        self.dbdict.pop(module.hash_args(attr, request.args), None)
+                self.dbdict.commit()
+                return answers
+
+            return run
+
+        return __getattr__
+
+    _wrap(module.CachingLM, "__getattr__", make)
 
 
 def _wrap(owner, name: str, make) -> None:

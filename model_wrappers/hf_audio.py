@@ -18,14 +18,13 @@ import json
 import logging
 import os
 from collections import OrderedDict
-from dataclasses import dataclass, field
 
 from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 from transformers import StoppingCriteria
 
 from lm_eval_audio import audio as audio_io
-from lm_eval_audio.audio_refs import AudioError, content_digest, describe, unavailable_reason
+from lm_eval_audio.audio_refs import content_digest, describe
 from lm_eval_audio.batching import Batcher
 from lm_eval_audio.prompting import (
     decode_chat_context,
@@ -33,6 +32,8 @@ from lm_eval_audio.prompting import (
     flatten_without_template,
     place_audio,
 )
+from lm_eval_audio.request_args import RequestParts as _Item
+from lm_eval_audio.request_args import split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
@@ -41,43 +42,8 @@ _TEXT_KEYS = {"input_ids", "attention_mask", "token_type_ids", "position_ids"}
 _LONG_AUDIO_POLICIES = ("truncate", "chunk")
 
 
-@dataclass
-class _Item:
-    """One request, as the wrapper works on it."""
-
-    index: int
-    context: str
-    second: object  # gen_kwargs (generation) or continuation (log-likelihood)
-    refs: list = field(default_factory=list)
-    seconds: float = 0.0
-    unavailable: str | None = None  # the loader's reason, when a clip is missing or empty
-
-
 def _split_args(index: int, args: tuple) -> _Item:
-    # (context, gen_kwargs | continuation[, extra]) or, for rolling, (text[, extra])
-    context, rest = args[0], list(args[1:])
-    extra = rest.pop() if rest and isinstance(rest[-1], dict) and ("audio" in rest[-1] or "visual" in rest[-1]) else None
-    second = rest[0] if rest else None
-    refs = []
-    if extra:
-        if "visual" in extra:
-            raise ValueError("hf-audio serves audio and text; this request carries images ('visual')")
-        refs = extra.get("audio")
-        if not isinstance(refs, (list, tuple)):
-            refs = [refs]  # doc_to_audio should return a list; one reference is unambiguous
-        refs = [r for r in refs if r is not None]
-        if not refs:
-            # lm-eval drops None from doc_to_audio: a document whose audio is missing would
-            # otherwise be answered from its text alone.
-            raise AudioError(
-                f"request {index} of an audio task carries no audio (doc_to_audio gave nothing for this "
-                f"document; prompt starts {str(context)[:80]!r}); fix the data or the task's doc_to_audio"
-            )
-    reasons = [r for r in map(unavailable_reason, refs) if r]
-    if reasons:
-        return _Item(index, context, second, list(refs), 0.0, reasons[0])
-    seconds = sum(audio_io.duration_seconds(r) for r in refs)
-    return _Item(index, context, second, list(refs), seconds)
+    return split_request(index, args, "hf-audio", measure=True)
 
 
 _DECODED_CLIPS_KEPT = 64

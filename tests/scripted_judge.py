@@ -1,4 +1,5 @@
-"""A local OpenAI-compatible judge with scripted replies, injected faults and latency.
+"""A local OpenAI-compatible server with scripted replies, injected faults and latency: the
+judge for the judge tests, and the served audio model for the ``openai-audio`` tests.
 
 The tests (and ``bench/bench_judge.py``) start it in-process on a free port; lm-eval runs
 in a subprocess and reaches it through ``OPENAI_BASE_URL``. Replies come from
@@ -32,6 +33,19 @@ def default_reply(prompt: str) -> str:
     return DEFAULT_CHOICE
 
 
+def prompt_text(body: dict) -> str:
+    """The last message's text; audio parts (an audio model's request) left out."""
+    content = body["messages"][-1]["content"]
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if part.get("type") == "text")
+    return content
+
+
+def audio_parts(body: dict) -> list[dict]:
+    return [part for m in body["messages"] if isinstance(m["content"], list)
+            for part in m["content"] if part.get("type") in ("input_audio", "audio_url")]
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # the listen backlog: 32 clients connect at once
@@ -45,8 +59,9 @@ class ScriptedJudge:
     ``(status, headers)`` or ``(status, headers, message)`` for an HTTP error, or
     ``("sleep", seconds)`` to stall."""
 
-    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS):
+    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS, fault_for=None):
         self.reply = reply
+        self.fault_for = fault_for  # request body -> a fault as above, or None: faults tied to an item
         self.models = list(models)  # what GET /v1/models lists
         self.latency = latency
         self.faults = list(faults or [])
@@ -118,6 +133,7 @@ class ScriptedJudge:
                         judge.in_flight -= 1
 
             def _answer(self, body, fault):
+                fault = fault or (judge.fault_for(body) if judge.fault_for else None)
                 if fault and fault[0] == "sleep":
                     time.sleep(fault[1])
                 elif fault:
@@ -127,8 +143,7 @@ class ScriptedJudge:
                     return
                 if judge.latency:
                     time.sleep(judge.latency)
-                prompt = body["messages"][-1]["content"]
-                content = judge.reply(prompt)
+                content = judge.reply(prompt_text(body))
                 with judge._lock:
                     judge.completed += 1
                 self._send(200, {
@@ -147,7 +162,8 @@ if __name__ == "__main__":
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--model", action="append", default=[], help="another model name for GET /models to list")
     args = parser.parse_args()
-    with ScriptedJudge(latency=args.latency) as served:
+    with ScriptedJudge(latency=args.latency, models=SERVED_MODELS + tuple(args.model)) as served:
         print(served.base_url, flush=True)
         threading.Event().wait()

@@ -1,0 +1,170 @@
+"""Calling OpenAI-compatible chat-completions endpoints: the parts the judge and the API
+model wrappers share.
+
+* :func:`api_key` reads the key from a named environment variable, never from arguments;
+* :func:`create_with_retries` retries 429, 5xx, timeouts and dropped connections with
+  exponential backoff and jitter, honouring ``Retry-After`` (the SDK's own retries are off,
+  so that ours are counted and logged);
+* :func:`served_models` asks ``GET /models`` before a long run, so that a dead server or a
+  wrong model name fails in seconds rather than after the run;
+* :func:`describe_error` words an error for logs and results with anything that looks like
+  an API key masked (OpenAI's 401 message quotes part of the key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import os
+import random
+import re
+import time
+from typing import Callable
+
+log = logging.getLogger("lm_eval.audio.api")
+
+MAX_BACKOFF_SECONDS = 60.0
+MAX_RETRY_AFTER_SECONDS = 600.0
+# A local OpenAI-compatible server (vLLM, SGLang) needs no key, but the SDK insists on one.
+NO_KEY = "EMPTY"
+
+
+class EndpointError(RuntimeError):
+    """An endpoint that cannot be used: not answering, refusing the key, not serving the model."""
+
+
+def api_key(env: str = "OPENAI_API_KEY", required: bool = False) -> str:
+    key = os.environ.get(env)
+    if key:
+        return key
+    if required:
+        raise EndpointError(f"the API key variable {env} is not set: export {env}=... (keys are read from the environment only)")
+    return NO_KEY
+
+
+def describe_error(error: Exception, key_env: str = "OPENAI_API_KEY") -> str:
+    status = getattr(error, "status_code", None)
+    message = str(getattr(error, "message", None) or error)
+    for env in {key_env, "OPENAI_API_KEY"}:
+        key = os.environ.get(env)
+        if key and len(key) >= 4:
+            message = message.replace(key, "***")
+    message = re.sub(r"sk-[A-Za-z0-9_\-*.]+", "sk-***", message)
+    return f"{type(error).__name__}" + (f" (HTTP {status})" if status else "") + f": {message[:300]}"
+
+
+def retry_after_seconds(error) -> float | None:
+    """The server's own wait (``retry-after-ms`` or ``Retry-After``, seconds or a date)."""
+    response = getattr(error, "response", None)
+    headers = getattr(response, "headers", None)
+    if not headers:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return float(ms) / 1000.0
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None  # unreadable: fall back to our own backoff
+    return max(0.0, when.timestamp() - time.time())
+
+
+def retryable_errors() -> tuple:
+    import openai
+
+    return (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+
+
+async def create_with_retries(
+    client,
+    request: dict,
+    max_retries: int,
+    retry_base_seconds: float,
+    on_call: Callable[[], None] | None = None,
+    on_retry: Callable[[Exception], None] | None = None,
+):
+    """``client.chat.completions.create(**request)``, retried; the last error is raised."""
+    retryable = retryable_errors()
+    for attempt in range(max_retries + 1):
+        try:
+            if on_call:
+                on_call()
+            return await client.chat.completions.create(**request)
+        except retryable as e:
+            if attempt == max_retries:
+                raise
+            if on_retry:
+                on_retry(e)
+            delay = retry_after_seconds(e)
+            if delay is None:
+                delay = min(retry_base_seconds * (2**attempt) * (0.5 + random.random()), MAX_BACKOFF_SECONDS)
+            delay = min(delay, MAX_RETRY_AFTER_SECONDS)
+            log.debug("%s, retrying in %.2f s", type(e).__name__, delay)
+            await asyncio.sleep(delay)
+    raise AssertionError("unreachable")
+
+
+def run_coroutine(coro):
+    """Run ``coro`` to completion from synchronous code, even inside a running event loop
+    (a notebook): there it runs on a thread of its own."""
+    import threading
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box = {}
+
+    def target():
+        try:
+            box["result"] = asyncio.run(coro)
+        except BaseException as e:  # re-raised in the caller's thread
+            box["error"] = e
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def reply_text(response) -> str:
+    """The first choice's text; an empty string when the server sent none."""
+    return (response.choices[0].message.content if response.choices else None) or ""
+
+
+def served_models(base_url: str | None, key: str, timeout: float, where: str, fix: str) -> list[str] | None:
+    """The models the endpoint lists, or None when it has no ``/models`` route.
+
+    Raises EndpointError when the endpoint does not answer or refuses the key; ``where``
+    names the endpoint and ``fix`` says what to change, in the error.
+    """
+    import openai
+
+    client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=min(timeout, 30.0))
+    try:
+        return [model.id for model in client.models.list()]
+    except (openai.APIConnectionError, openai.APITimeoutError) as e:
+        raise EndpointError(f"{where} does not answer ({describe_error(e)}); {fix}") from None
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
+        raise EndpointError(f"{where} refuses the API key ({describe_error(e)}); check the key's environment variable") from None
+    except openai.APIStatusError:
+        return None  # no /models route: the first call will tell
+    finally:
+        client.close()
+
+
+def shown(names: list[str], limit: int = 10) -> str:
+    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")

@@ -1,0 +1,273 @@
+"""``openai-audio``: audio-language models behind an OpenAI-compatible chat-completions API.
+
+    lm_eval --model openai-audio --model_args model=gpt-4o-audio-preview --tasks ...
+    lm_eval --model openai-audio --model_args base_url=http://gpu-host:8000/v1,model=Qwen/Qwen2-Audio-7B-Instruct,num_concurrent=64 ...
+
+The second form is how an evaluation outgrows one GPU: vLLM (or SGLang) serves the model
+with tensor and data parallelism, and this wrapper keeps ``num_concurrent`` requests in
+flight, spread round robin over one or more servers (``base_url=URL1|URL2``).
+
+Each clip becomes a content part of the user turn: OpenAI's ``input_audio`` (base64 WAV
+or MP3) by default, or ``audio_part=audio_url`` (a ``data:audio/wav;base64,...`` URL),
+which vLLM also accepts. Clips are encoded in memory (``lm_eval_audio.audio_encoding``)
+while the request waits for its slot, so at most ``num_concurrent`` are held at once.
+
+lm-eval's own API models carry only images: an audio task on ``local-chat-completions``
+passes lm-eval's multimodal gate and then fails with a KeyError.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import os
+
+from lm_eval.api.model import LM
+from lm_eval.models.utils import normalize_gen_kwargs
+
+from lm_eval_audio import audio_encoding, chat_api, failed_requests
+from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, place_audio
+from lm_eval_audio.request_args import split_request
+
+log = logging.getLogger("lm_eval.audio.openai_audio")
+
+WHO = "openai-audio"
+AUDIO_PARTS = ("input_audio", "audio_url")
+OPENAI_URL = "https://api.openai.com/v1"
+# OpenAI accepts at most four stop sequences; the rest are cut here after the reply.
+_MAX_STOPS = 4
+
+
+def _positive(name: str, value, kind=int):
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{WHO}: {name} must be a number, got {value!r}") from None
+    if number <= 0 and not (name == "max_retries" and number == 0):
+        raise ValueError(f"{WHO}: {name} must be positive, got {value!r}")
+    return number
+
+
+def base_urls(value: str | None) -> list[str | None]:
+    """One or more endpoints: ``URL`` or ``URL1|URL2`` (lm-eval splits model_args at commas)."""
+    value = value or os.environ.get("OPENAI_BASE_URL") or None
+    if value is None:
+        return [None]  # the SDK's default, api.openai.com
+    urls = [u.strip() for u in str(value).replace(" ", "|").split("|") if u.strip()]
+    for url in urls:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"{WHO}: base_url {url!r} is not an http(s) URL (several servers: base_url=URL1|URL2)")
+    return urls
+
+
+class OpenAIAudioLM(LM):
+    MULTIMODAL = True
+
+    def __init__(
+        self,
+        model: str | None = None,
+        base_url: str | None = None,
+        num_concurrent: int = 8,
+        max_retries: int = 6,
+        timeout: float = 300.0,
+        max_tokens: int = 256,
+        temperature: float | None = None,
+        system_prompt: str | None = None,
+        audio_format: str = "wav",
+        audio_part: str = "input_audio",
+        api_key_env: str = "OPENAI_API_KEY",
+        retry_base_seconds: float = 1.0,
+        check_model: bool = True,
+        batch_size: int | str = 1,
+        max_batch_size: int | None = None,
+        device: str | None = None,
+        **unknown,
+    ) -> None:
+        super().__init__()
+        for forbidden in ("api_key", "key", "openai_api_key"):
+            if forbidden in unknown:
+                raise ValueError(
+                    f"{WHO}: {forbidden}= in --model_args would be copied into the results; API keys are read from "
+                    "the environment only: export OPENAI_API_KEY=... (or name another variable with api_key_env=)"
+                )
+        if unknown:
+            raise TypeError(
+                f"{WHO}: unknown model_args {sorted(unknown)}. Accepted: model, base_url, num_concurrent, max_retries, "
+                "timeout, max_tokens, temperature, system_prompt, audio_format, audio_part, api_key_env, "
+                "retry_base_seconds, check_model"
+            )
+        if not model:
+            raise ValueError(
+                f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
+                "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
+            )
+        if audio_format not in audio_encoding.FORMATS:
+            raise ValueError(f"{WHO}: audio_format must be one of {audio_encoding.FORMATS}, got {audio_format!r}")
+        if audio_part not in AUDIO_PARTS:
+            raise ValueError(f"{WHO}: audio_part must be one of {AUDIO_PARTS}, got {audio_part!r}")
+        self.model = str(model)
+        self.urls = base_urls(base_url)
+        self.num_concurrent = _positive("num_concurrent", num_concurrent)
+        self.max_retries = _positive("max_retries", max_retries)
+        self.timeout = _positive("timeout", timeout, float)
+        self.max_tokens = _positive("max_tokens", max_tokens)
+        self.temperature = None if temperature is None else float(temperature)
+        self.retry_base_seconds = float(retry_base_seconds)
+        self.system_prompt = system_prompt
+        self.audio_format = audio_format
+        self.audio_part = audio_part
+        self.api_key_env = api_key_env
+        # The OpenAI API itself needs a key; a local server does not.
+        self._key = chat_api.api_key(api_key_env, required=None in self.urls or api_key_env != "OPENAI_API_KEY")
+        if str(check_model).lower() not in ("false", "0", "no"):
+            self._check_servers()
+        self._last_stats: dict = {}
+
+    # --- lm-eval's interface -----------------------------------------------------------
+
+    @property
+    def tokenizer_name(self) -> str:
+        return self.model.replace("/", "__")
+
+    def chat_template(self, chat_template: bool | str = False) -> str | None:
+        return None  # the server applies its own
+
+    def apply_chat_template(self, chat_history: list[dict], add_generation_prompt: bool = True) -> str:
+        # The turns go to the API as messages, with the audio parts placed once the request is built.
+        return encode_chat_context(chat_history, add_generation_prompt)
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        raise NotImplementedError(
+            f"{WHO}: a chat-completions API returns no log-likelihood of a given continuation, so multiple-choice "
+            "(output_type: multiple_choice) and perplexity tasks cannot run on it; run them with hf-audio, or use "
+            "the tasks' generation variants (e.g. spoken_digits_gen, airbench_foundation)"
+        )
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
+        self.loglikelihood(requests, disable_tqdm)
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        if not requests:
+            return []
+        answers = chat_api.run_coroutine(self._generate_all(requests, disable_tqdm))
+        failed_requests.summarize(WHO, answers)
+        return answers
+
+    # --- the work ---------------------------------------------------------------------
+
+    def _check_servers(self) -> None:
+        for url in self.urls:
+            where = f"the {WHO} endpoint {url or OPENAI_URL}"
+            try:
+                served = chat_api.served_models(
+                    url, self._key, self.timeout, where, "start the server or fix base_url in --model_args"
+                )
+            except chat_api.EndpointError as e:
+                raise chat_api.EndpointError(f"{WHO}: {e}") from None
+            if served and self.model not in served:
+                raise chat_api.EndpointError(
+                    f"{WHO}: {where} does not serve model {self.model!r} (it serves {chat_api.shown(served)}); "
+                    "set model= to a served name (or check_model=false for a server whose /models list is incomplete)"
+                )
+
+    def _messages(self, parts) -> list[dict]:
+        chat = decode_chat_context(parts.context)
+        messages = chat[0] if chat is not None else [{"role": "user", "content": parts.context}]
+        if self.system_prompt and messages[0]["role"] != "system":
+            messages = [{"role": "system", "content": self.system_prompt}] + messages
+        messages = place_audio(messages, [1] * len(parts.refs), where=f"request {parts.index}")
+        clips = iter(parts.refs)
+        out = []
+        for message in messages:
+            content = message["content"]
+            if isinstance(content, list):
+                content = [self._audio_part(next(clips)) if p.get("type") == "audio" else p for p in content]
+            out.append({"role": message["role"], "content": content})
+        return out
+
+    def _audio_part(self, ref) -> dict:
+        data = base64.b64encode(audio_encoding.encode(ref, self.audio_format)).decode("ascii")
+        if self.audio_part == "input_audio":
+            return {"type": "input_audio", "input_audio": {"data": data, "format": self.audio_format}}
+        return {"type": "audio_url", "audio_url": {"url": f"data:{audio_encoding.MIME[self.audio_format]};base64,{data}"}}
+
+    def _request(self, parts, messages) -> tuple[dict, list[str]]:
+        kwargs = normalize_gen_kwargs(dict(parts.second or {}), default_max_gen_toks=self.max_tokens)
+        until = [s for s in kwargs.get("until") or [] if s]
+        temperature = self.temperature if self.temperature is not None else float(kwargs.get("temperature") or 0.0)
+        request = {"model": self.model, "messages": messages, "max_tokens": int(kwargs["max_gen_toks"]),
+                   "temperature": temperature}
+        if until:
+            request["stop"] = until[:_MAX_STOPS]
+        return request, until
+
+    async def _generate_all(self, requests, disable_tqdm: bool) -> list[str]:
+        import openai
+        from tqdm.auto import tqdm
+
+        clients = [
+            openai.AsyncOpenAI(api_key=self._key, base_url=url, max_retries=0, timeout=self.timeout)
+            for url in self.urls
+        ]
+        gate = asyncio.Semaphore(self.num_concurrent)
+        stats = {"calls": 0, "retries": 0, "unavailable": 0}
+        in_a_row = {"failures": 0, "last": ""}
+        breaker = max(10, 2 * self.num_concurrent)
+        bar = tqdm(total=len(requests), desc=f"{WHO} {self.model}", unit="req", disable=disable_tqdm)
+
+        def count(key):
+            def bump(*_):
+                stats[key] += 1
+
+            return bump
+
+        async def one(i, request):
+            parts = split_request(i, request.args, WHO)
+            try:
+                if parts.unavailable is not None:
+                    stats["unavailable"] += 1
+                    return ""  # the loader marked the clip missing; the task scores and counts the item
+                async with gate:
+                    if in_a_row["failures"] >= breaker:
+                        return failed_requests.record(
+                            WHO, request, f"not sent: the endpoint failed {in_a_row['failures']} requests in a row "
+                            f"(last: {in_a_row['last']})")
+                    # Encoding inside the gate: only the requests in flight hold their audio.
+                    messages = await asyncio.to_thread(self._messages, parts)
+                    body, until = self._request(parts, messages)
+                    try:
+                        response = await chat_api.create_with_retries(
+                            clients[i % len(clients)], body, self.max_retries, self.retry_base_seconds,
+                            count("calls"), count("retries"),
+                        )
+                    except Exception as e:  # after the retries: a counted failure, the run goes on
+                        in_a_row["failures"] += 1
+                        in_a_row["last"] = chat_api.describe_error(e, self.api_key_env)
+                        return failed_requests.record(WHO, request, in_a_row["last"])
+                    in_a_row["failures"] = 0
+                text = chat_api.reply_text(response)
+                for stop in until:
+                    text = text.split(stop, 1)[0]
+                return text
+            finally:
+                bar.update(1)
+
+        try:
+            answers = await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
+        finally:
+            bar.close()
+            for client in clients:
+                await client.close()
+        self._last_stats = stats
+        failed = [a for a in answers if isinstance(a, failed_requests.FailedResponse)]
+        if failed and len(failed) + stats["unavailable"] == len(answers):
+            raise chat_api.EndpointError(
+                f"{WHO}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
+            )
+        if stats["unavailable"]:
+            log.warning("%s: %d request(s) have clips the loader marked unavailable; not sent (answered empty)",
+                        WHO, stats["unavailable"])
+        log.info("%s: %d requests, %d calls, %d retries, %d failed", WHO, len(requests), stats["calls"],
+                 stats["retries"], len(failed))
+        return list(answers)
