@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass
-from urllib.parse import urlsplit, urlunsplit
+
+from lm_eval_audio import chat_api
+from lm_eval_audio.model_args import KEY_ARGUMENTS
 
 # The paper's judge (AIR-Bench section 4.2 and score_chat.py's default).
 DEFAULT_MODEL = "gpt-4-0125-preview"
@@ -50,6 +52,7 @@ class JudgeConfig:
     max_retries: int = 6
     retry_base_seconds: float = 1.0
     max_parse_attempts: int = 3
+    smoke_test: bool = False  # the bundled in-process judge (judges/smoke_test_judge.py)
 
     def request_params(self) -> dict:
         """What, besides the model and the messages, decides a judge reply (the cache key)."""
@@ -58,23 +61,32 @@ class JudgeConfig:
     def public(self) -> dict:
         """For the results JSON and logs: no key, and no credentials inside the URL."""
         out = asdict(self)
-        out["base_url"] = _without_credentials(self.base_url) if self.base_url else "https://api.openai.com/v1"
+        out["base_url"] = chat_api.without_credentials(self.base_url) if self.base_url else "https://api.openai.com/v1"
         return out
 
 
-def _without_credentials(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.username or parts.password:
-        host = parts.hostname or ""
-        if parts.port:
-            host = f"{host}:{parts.port}"
-        parts = parts._replace(netloc=host)
-    return urlunsplit(parts)
-
-
 def default_cache_path() -> str:
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(root, "lm_eval_audio", "judge_cache.sqlite")
+    from lm_eval_audio.text_store import cache_home
+
+    return os.path.join(cache_home(), "judge_cache.sqlite")
+
+
+def for_task(metadata: dict | None = None) -> JudgeConfig | None:
+    """The judge of a task: the configured endpoint, else the bundled smoke-test judge when
+    the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
+    config = resolve(metadata)
+    if config is not None:
+        return config
+    from lm_eval_audio.judges import smoke_test_judge
+
+    metadata = dict(metadata or {})
+    if not smoke_test_judge.requested(metadata):
+        return None
+    return JudgeConfig(
+        model=smoke_test_judge.NAME, base_url=smoke_test_judge.url(), concurrency=1,
+        cache_path=metadata.get("judge_cache") or os.environ.get(SETTINGS["judge_cache"][0]) or default_cache_path(),
+        max_tokens=smoke_test_judge.MAX_TOKENS, max_parse_attempts=smoke_test_judge.MAX_PARSE_ATTEMPTS, smoke_test=True,
+    )
 
 
 def resolve(metadata: dict | None = None) -> JudgeConfig | None:
@@ -84,7 +96,7 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
     ``<setting>_default`` metadata (AudioBench tasks name Llama-3-70B-Instruct there).
     """
     metadata = dict(metadata or {})
-    for forbidden in ("judge_api_key", "api_key", "openai_api_key"):
+    for forbidden in KEY_ARGUMENTS:
         if forbidden in metadata:
             raise JudgeConfigError(
                 f"--metadata has {forbidden!r}: API keys are read from the environment only "
@@ -107,11 +119,11 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
             ) from None
     if not values["judge_base_url"] and not os.environ.get("OPENAI_API_KEY"):
         return None
-    if "judge_base_url" in metadata and (urlsplit(str(metadata["judge_base_url"])).password is not None):
-        raise JudgeConfigError(
-            "judge_base_url in --metadata carries credentials, and --metadata is copied into the results: "
-            "put the key in OPENAI_API_KEY and pass the URL without it"
-        )
+    if "judge_base_url" in metadata:
+        try:
+            chat_api.refuse_credentials(str(metadata["judge_base_url"]), "judge_base_url in --metadata")
+        except chat_api.EndpointError as e:
+            raise JudgeConfigError(str(e)) from None
     if values["judge_concurrency"] < 1:
         raise JudgeConfigError(f"judge_concurrency must be at least 1, got {values['judge_concurrency']}")
     if values["judge_max_parse_attempts"] < 1:
@@ -141,7 +153,9 @@ def remember_run_metadata(metadata: dict) -> None:
 
 def configured_for_run() -> bool:
     """Whether this run has a judge, so per-item results should carry the judge's inputs."""
-    return resolve(_run_metadata) is not None
+    from lm_eval_audio.judges import smoke_test_judge
+
+    return resolve(_run_metadata) is not None or smoke_test_judge.active()
 
 
 def preflight(tasks: dict) -> None:
@@ -149,13 +163,16 @@ def preflight(tasks: dict) -> None:
 
     A task says so in its YAML ``metadata: {judge: required}`` (or ``optional``, where it
     falls back to its judge-free metrics). ``--predict_only`` needs no judge: score its
-    samples later with ``lm-eval-audio judge``.
+    samples later with ``lm-eval-audio judge``. Tasks that name a ``smoke_test_judge`` get
+    it, started here, when no endpoint is configured.
     """
     import logging
 
+    from lm_eval_audio.judges import smoke_test_judge
+    from lm_eval_audio.judges.judge_cache import JudgeCache
     from lm_eval_audio.judges.judge_engine import check_endpoint
 
-    optional_without, configs = [], []
+    optional_without, configs, smoke = [], [], []
     for name, task in tasks.items():
         metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
         need = metadata.get("judge")
@@ -166,6 +183,9 @@ def preflight(tasks: dict) -> None:
             if config not in configs:
                 configs.append(config)
             continue
+        if smoke_test_judge.requested(metadata):
+            smoke.append(name)
+            continue
         if need == "required":
             raise JudgeConfigError(
                 f"task {name} is scored by an LLM judge and no judge is configured: {HOW_TO_CONFIGURE}. "
@@ -175,6 +195,20 @@ def preflight(tasks: dict) -> None:
         optional_without.append(name)
     for config in configs:
         check_endpoint(config)
+    if smoke:
+        if optional_without:
+            # Their items would go to the judge (the run has one) with no judge of their own to take them.
+            raise JudgeConfigError(
+                f"{', '.join(sorted(smoke))} fall back to the bundled smoke-test judge when no judge is configured, "
+                f"and {', '.join(sorted(optional_without))} in the same run would get no judge: configure a judge "
+                f"({HOW_TO_CONFIGURE}) or run them separately"
+            )
+        # Started, and its cache opened, before the model runs, not in the middle of aggregation.
+        config = for_task({"smoke_test_judge": smoke_test_judge.SUPPORTED[0]})
+        try:
+            JudgeCache(config.cache_path).close()
+        except OSError as e:
+            raise JudgeConfigError(str(e)) from None
     if optional_without:
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
         logging.getLogger("lm_eval.audio.judge").warning(

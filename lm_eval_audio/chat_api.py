@@ -30,7 +30,7 @@ MAX_RETRY_AFTER_SECONDS = 600.0
 NO_KEY = "EMPTY"
 
 
-class EndpointError(RuntimeError):
+class EndpointError(ValueError):
     """An endpoint that cannot be used: not answering, refusing the key, not serving the model."""
 
 
@@ -87,16 +87,22 @@ def retryable_errors() -> tuple:
 
 
 async def create_with_retries(
-    client,
+    clients: list,
     request: dict,
     max_retries: int,
     retry_base_seconds: float,
     on_call: Callable[[], None] | None = None,
     on_retry: Callable[[Exception], None] | None = None,
+    first: int = 0,
 ):
-    """``client.chat.completions.create(**request)``, retried; the last error is raised."""
+    """``chat.completions.create(**request)``, retried; the last error is raised.
+
+    Attempt k goes to ``clients[(first + k) % len(clients)]``: with several servers, a
+    retry goes to the next one, so a server that dies mid-run costs retries, not answers.
+    """
     retryable = retryable_errors()
     for attempt in range(max_retries + 1):
+        client = clients[(first + attempt) % len(clients)]
         try:
             if on_call:
                 on_call()
@@ -145,26 +151,75 @@ def reply_text(response) -> str:
     return (response.choices[0].message.content if response.choices else None) or ""
 
 
-def served_models(base_url: str | None, key: str, timeout: float, where: str, fix: str) -> list[str] | None:
-    """The models the endpoint lists, or None when it has no ``/models`` route.
+def check_serves(base_url: str | None, model: str, key_env: str, timeout: float, where: str, fix: str,
+                 model_fix: str, what: str = "model") -> None:
+    """Before a long run: the endpoint answers ``GET /models`` and lists ``model`` (a server
+    without that route, or with an empty list, passes: the first call will tell).
 
-    Raises EndpointError when the endpoint does not answer or refuses the key; ``where``
-    names the endpoint and ``fix`` says what to change, in the error.
+    Raises EndpointError naming ``where``; ``fix`` says what to change when the endpoint
+    does not answer, ``model_fix`` when it does not serve the model.
     """
     import openai
 
-    client = openai.OpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=min(timeout, 30.0))
+    client = openai.OpenAI(api_key=api_key(key_env), base_url=base_url, max_retries=0, timeout=min(timeout, 30.0))
     try:
-        return [model.id for model in client.models.list()]
+        served = [m.id for m in client.models.list()]
     except (openai.APIConnectionError, openai.APITimeoutError) as e:
-        raise EndpointError(f"{where} does not answer ({describe_error(e)}); {fix}") from None
+        raise EndpointError(f"{where} does not answer ({describe_error(e, key_env)}); {fix}") from None
     except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
-        raise EndpointError(f"{where} refuses the API key ({describe_error(e)}); check the key's environment variable") from None
+        raise EndpointError(f"{where} refuses the API key ({describe_error(e, key_env)}); check {key_env}") from None
     except openai.APIStatusError:
-        return None  # no /models route: the first call will tell
+        return
     finally:
         client.close()
+    if served and model not in served:
+        shown = ", ".join(served[:10]) + (f" and {len(served) - 10} more" if len(served) > 10 else "")
+        raise EndpointError(f"{where} does not serve {what} {model!r} (it serves {shown}); {model_fix}")
 
 
-def shown(names: list[str], limit: int = 10) -> str:
-    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
+class FailureBreaker:
+    """Stops sending once an endpoint has failed ``max(10, 2 * concurrency)`` requests in a
+    row (after their retries), instead of each remaining request waiting through its own."""
+
+    def __init__(self, concurrency: int) -> None:
+        self.threshold = max(10, 2 * concurrency)
+        self.in_a_row = 0
+        self.last_error = ""
+
+    @property
+    def tripped(self) -> bool:
+        return self.in_a_row >= self.threshold
+
+    def why(self) -> str:
+        return f"not sent: the endpoint failed {self.in_a_row} requests in a row (last: {self.last_error})"
+
+    def failed(self, error: str) -> None:
+        self.in_a_row += 1
+        self.last_error = error
+
+    def succeeded(self) -> None:
+        self.in_a_row = 0
+
+
+def without_credentials(url: str) -> str:
+    """The URL with any ``user:password@`` removed, for results and logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.username or parts.password:
+        host = parts.hostname or ""
+        if parts.port:
+            host = f"{host}:{parts.port}"
+        parts = parts._replace(netloc=host)
+    return urlunsplit(parts)
+
+
+def refuse_credentials(url: str, where: str) -> None:
+    """Arguments that lm-eval copies into the results must not carry a password."""
+    from urllib.parse import urlsplit
+
+    if urlsplit(url).password is not None:
+        raise EndpointError(
+            f"{where} carries credentials, and it is copied into the results: put the key in an environment "
+            "variable (OPENAI_API_KEY, or the one named by api_key_env) and pass the URL without it"
+        )

@@ -3,7 +3,9 @@
 An API request that still fails after its retries does not stop the run: the wrapper
 answers it with a :class:`FailedResponse` (an empty string to lm-eval's filters and
 metrics) and :func:`record` notes it, so the results JSON lists it under
-``lm_eval_audio_data.failed_requests`` and the log says how many. The startup hook keeps
+``lm_eval_audio_data.failed_requests`` (and counts them per task under
+``failed_request_counts``) and the log says how many. Its item is scored as the task scores
+an empty answer (usually wrong). The startup hook keeps
 these answers out of lm-eval's ``--use_cache`` database, so a re-run with the same cache
 asks exactly the failed requests again.
 """
@@ -30,9 +32,16 @@ class FailedResponse(str):
 
 
 def record(who: str, request, error: str) -> FailedResponse:
+    """Note the failure under ``task/doc N`` (``#k`` for a document's k-th failed request,
+    e.g. repeats) and count it per task."""
     task = getattr(request, "task_name", None) or "unknown_task"
-    doc_id = getattr(request, "doc_id", None)
-    run_report.note("failed_requests", f"{task}/doc {doc_id}", f"{who}: {error}")
+    key = f"{task}/doc {getattr(request, 'doc_id', None)}"
+    counts = run_report.peek("failed_request_counts")
+    seen = run_report.peek("failed_requests")
+    if key in seen:
+        key = f"{key} #{sum(k == key or k.startswith(key + ' #') for k in seen) + 1}"
+    run_report.note("failed_requests", key, f"{who}: {error}")
+    run_report.note("failed_request_counts", task, counts.get(task, 0) + 1)
     return FailedResponse(error)
 
 

@@ -14,6 +14,10 @@ def note(kind: str, key: str, value) -> None:
     _notes.setdefault(kind, {})[key] = value
 
 
+def peek(kind: str) -> dict:
+    return dict(_notes.get(kind, {}))
+
+
 def take() -> dict:
     notes = {kind: dict(entries) for kind, entries in _notes.items()}
     _notes.clear()

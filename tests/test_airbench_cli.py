@@ -146,8 +146,9 @@ def test_retries_and_judge_failures_are_counted_and_named(predicted, tmp_path):
 
 
 def test_chat_without_a_judge_refuses_before_the_model_runs(tiny_qwen2_audio):
+    """The real airbench_chat (here on the sample's files) never falls back to the smoke-test judge."""
     proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                    "--tasks", "airbench_sample_chat"], env_extra=NO_JUDGE)
+                    "--tasks", "airbench_chat"], env_extra={**NO_JUDGE, "AIRBENCH_DATA_DIR": str(SAMPLE)})
     assert proc.returncode != 0
     assert "no judge is configured" in proc.stderr
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "LM_EVAL_AUDIO_JUDGE_MODEL", "lm-eval-audio judge"):
@@ -156,7 +157,9 @@ def test_chat_without_a_judge_refuses_before_the_model_runs(tiny_qwen2_audio):
 
 
 def test_foundation_without_a_judge_reports_exact_match_only(predicted, tmp_path):
-    proc = _ok(run_cli(_judge_cmd(predicted[1:], tmp_path / "judged"), env_extra=NO_JUDGE))
+    # The sample's smoke-test judge switched off, as for any judge-optional task with no judge.
+    no_smoke_test = ["--metadata", json.dumps({"smoke_test_judge": None})]
+    proc = _ok(run_cli(_judge_cmd(predicted[1:], tmp_path / "judged") + no_smoke_test, env_extra=NO_JUDGE))
     assert "AIR-Bench foundation: exact_match, without gpt_align" in proc.stderr
     metrics = _metrics(results_json(tmp_path / "judged"), "airbench_sample_foundation")
     assert "gpt_align" not in metrics and {"exact_match", "exact_match_parsed", "exact_match_official"} <= set(metrics)

@@ -32,7 +32,8 @@ def test_registry_has_hf_audio_and_the_builtins_without_torch():
     out = _python(
         "import sys\n"
         "from lm_eval.api.registry import get_model, model_registry\n"
-        "print('hf-audio' in model_registry, 'torch' in sys.modules, get_model('hf').__name__)\n"
+        "print(all(m in model_registry for m in ('hf-audio', 'openai-audio', 'cascade')), 'torch' in sys.modules, "
+        "get_model('hf').__name__)\n"
     )
     assert out == "True False HFLM"
 
@@ -66,35 +67,42 @@ def _readme_main_job() -> str:
 
 @pytest.mark.slow
 def test_readme_main_job_runs_as_written(tmp_path):
-    """Exactly the README's commands, in a scratch folder: a real small local judge
-    (SmolLM2 behind serve-judge) scores airbench_sample."""
+    """Exactly the README's command, in a scratch folder, offline, with no judge configured:
+    the cascade of the bundled Whisper tiny.en and SmolLM2, judged by the smoke-test judge."""
     (tmp_path / ".venv").symlink_to(BIN.parent)
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
     proc = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", _readme_main_job()],
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-             "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge_cache.sqlite")},
+        env={**env, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+             "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge_cache.sqlite"),
+             "LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "transcripts.sqlite")},
         timeout=900,
     )
     _ok(proc)
-    res = results_json(tmp_path / "results")
-    assert res["config"]["model"] == "hf-audio"
+    assert "|airbench_sample" in proc.stdout or "airbench_sample_foundation" in proc.stdout  # the table
+    assert "SMOKE-TEST judge" in proc.stderr
+    folder = tmp_path / "results" / "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
+    res = results_json(folder)
+    assert res["config"]["model"] == "cascade"
     assert res["n-samples"]["airbench_sample_foundation"]["effective"] == 35
     assert res["n-samples"]["airbench_sample_chat"]["effective"] == 6
     foundation = res["results"]["airbench_sample_foundation"]
     assert 0.0 <= foundation["gpt_align,none"] <= 1.0 and "exact_match_parsed,none" in foundation
+    for task, calls in (("airbench_sample_foundation", 35), ("airbench_sample_chat", 12)):
+        judged = res["lm_eval_audio_judge"][task]
+        assert judged["judge"]["smoke_test"] is True and "smoke-test judge" in judged["judge"]["model"]
+        assert judged["calls"] == calls  # it really asked the in-process judge, once per item and pass
     chat = res["results"]["airbench_sample_chat"]
-    judged = res["lm_eval_audio_judge"]["airbench_sample_chat"]
-    assert chat["judge_failures,none"] == len(judged["failed_items"]) <= 6
-    assert judged["judge"]["model"] == "smollm2" and judged["calls"] >= 12  # it really asked the server
-    logs = sorted((tmp_path / "results").rglob("judge_log_airbench_sample_*.jsonl"))
+    assert chat["judge_failures,none"] == len(res["lm_eval_audio_judge"]["airbench_sample_chat"]["failed_items"]) <= 6
+    logs = sorted(folder.glob("judge_log_airbench_sample_*.jsonl"))
     assert len(logs) == 2
     entry = json.loads(logs[0].read_text().splitlines()[0])
     assert entry["replies"] and all(isinstance(r, str) for r in entry["replies"])
-    samples = sorted((tmp_path / "results").rglob("samples_airbench_sample_foundation_*.jsonl"))
-    assert len(samples[0].read_text().splitlines()) == 35
+    samples = [json.loads(x) for x in next(folder.glob("samples_airbench_sample_foundation_*.jsonl")).read_text().splitlines()]
+    assert len(samples) == 35 and all(s["resps"][0][0] for s in samples)  # SmolLM2 answered every item
 
 
 def test_readme_one_file_example_task(tiny_qwen2_audio, tmp_path):
@@ -211,7 +219,10 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     for name in (
         "lm_eval_audio/startup.py",
         "lm_eval_audio/model_wrappers/hf_audio.py",
+        "lm_eval_audio/model_wrappers/openai_audio.py",
+        "lm_eval_audio/model_wrappers/cascade.py",
         "lm_eval_audio/judges/__init__.py",
+        "lm_eval_audio/judges/smoke_test_judge.py",
         "lm_eval_audio/tasks/spoken_digits/spoken_digits_gen.yaml",
         "lm_eval_audio/tasks/spoken_digits/_default_template_yaml",
         "lm_eval_audio/tasks/spoken_digits/audio/seven.flac",
@@ -229,6 +240,8 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     assert not any(n.startswith(("judges/", "tasks/", "model_wrappers/")) for n in names)
     entry_points = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "hf-audio = lm_eval_audio.model_wrappers.hf_audio:HFAudioLM" in entry_points
+    assert "openai-audio = lm_eval_audio.model_wrappers.openai_audio:OpenAIAudioLM" in entry_points
+    assert "cascade = lm_eval_audio.model_wrappers.cascade:CascadeLM" in entry_points
 
 
 def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks():

