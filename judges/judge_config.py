@@ -155,7 +155,7 @@ def configured_for_run() -> bool:
     """Whether this run has a judge, so per-item results should carry the judge's inputs."""
     from lm_eval_audio.judges import smoke_test_judge
 
-    return resolve(_run_metadata) is not None or smoke_test_judge.active()
+    return resolve(_run_metadata) is not None or smoke_test_judge.in_this_run()
 
 
 def preflight(tasks: dict) -> None:
@@ -172,6 +172,7 @@ def preflight(tasks: dict) -> None:
     from lm_eval_audio.judges.judge_cache import JudgeCache
     from lm_eval_audio.judges.judge_engine import check_endpoint
 
+    smoke_test_judge.use_in_this_run(False)
     optional_without, configs, smoke = [], [], []
     for name, task in tasks.items():
         metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
@@ -184,7 +185,7 @@ def preflight(tasks: dict) -> None:
                 configs.append(config)
             continue
         if smoke_test_judge.requested(metadata):
-            smoke.append(name)
+            smoke.append((name, metadata))
             continue
         if need == "required":
             raise JudgeConfigError(
@@ -199,12 +200,14 @@ def preflight(tasks: dict) -> None:
         if optional_without:
             # Their items would go to the judge (the run has one) with no judge of their own to take them.
             raise JudgeConfigError(
-                f"{', '.join(sorted(smoke))} fall back to the bundled smoke-test judge when no judge is configured, "
-                f"and {', '.join(sorted(optional_without))} in the same run would get no judge: configure a judge "
+                f"{', '.join(sorted(n for n, _ in smoke))} fall back to the bundled smoke-test judge when no judge "
+                f"is configured, and {', '.join(sorted(optional_without))} in the same run would get no judge: "
+                "configure a judge "
                 f"({HOW_TO_CONFIGURE}) or run them separately"
             )
         # Started, and its cache opened, before the model runs, not in the middle of aggregation.
-        config = for_task({"smoke_test_judge": smoke_test_judge.SUPPORTED[0]})
+        config = for_task(smoke[0][1])
+        smoke_test_judge.use_in_this_run(True)
         try:
             JudgeCache(config.cache_path).close()
         except OSError as e:

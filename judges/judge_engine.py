@@ -160,7 +160,7 @@ class JudgeEngine:
                         reply = await self._call(client, messages, stats)
                     except Exception as e:  # every endpoint error becomes a counted failure
                         outcome.error = chat_api.describe_error(e)
-                        self._breaker.failed(outcome.error)
+                        self._breaker.failed(e, outcome.error)
                         return outcome
                 self._breaker.succeeded()
                 if reply:  # an empty reply (filtered, cut off) is worth asking again next run

@@ -6,7 +6,8 @@ that the offline default run shows every stage, judge included, with no server t
 A 135M model checks the plumbing (prompts out, replies parsed, logs written), not the
 answers: its numbers are not benchmark numbers, and the results say so (the judge's model
 name and ``smoke_test: true``). With ``OPENAI_BASE_URL`` or ``OPENAI_API_KEY`` set, the
-configured endpoint judges instead. The real benchmark tasks never fall back to it.
+configured endpoint judges instead. The real benchmark tasks never fall back to it on their
+own (a user who names it in ``--metadata`` gets it, labelled as above).
 
 It is ``lm-eval-audio serve-judge --model smollm2`` on a loopback port of this process,
 so the judge engine talks to it exactly as to a remote endpoint.
@@ -42,8 +43,17 @@ def requested(metadata: dict) -> bool:
     return bool(which)
 
 
-def active() -> bool:
-    return _url is not None
+_in_this_run = False
+
+
+def use_in_this_run(used: bool) -> None:
+    """Set by the preflight of every evaluation: whether a task of this run is judged here."""
+    global _in_this_run
+    _in_this_run = used
+
+
+def in_this_run() -> bool:
+    return _in_this_run
 
 
 def url() -> str:

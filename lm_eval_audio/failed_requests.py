@@ -32,16 +32,11 @@ class FailedResponse(str):
 
 
 def record(who: str, request, error: str) -> FailedResponse:
-    """Note the failure under ``task/doc N`` (``#k`` for a document's k-th failed request,
-    e.g. repeats) and count it per task."""
+    """Note the failure under ``task/doc N`` (a list: a document's repeats may fail more than
+    once) and count it per task."""
     task = getattr(request, "task_name", None) or "unknown_task"
-    key = f"{task}/doc {getattr(request, 'doc_id', None)}"
-    counts = run_report.peek("failed_request_counts")
-    seen = run_report.peek("failed_requests")
-    if key in seen:
-        key = f"{key} #{sum(k == key or k.startswith(key + ' #') for k in seen) + 1}"
-    run_report.note("failed_requests", key, f"{who}: {error}")
-    run_report.note("failed_request_counts", task, counts.get(task, 0) + 1)
+    run_report.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
+    run_report.add("failed_request_counts", task, 1)
     return FailedResponse(error)
 
 

@@ -14,8 +14,13 @@ def note(kind: str, key: str, value) -> None:
     _notes.setdefault(kind, {})[key] = value
 
 
-def peek(kind: str) -> dict:
-    return dict(_notes.get(kind, {}))
+def append(kind: str, key: str, value) -> None:
+    _notes.setdefault(kind, {}).setdefault(key, []).append(value)
+
+
+def add(kind: str, key: str, amount: int) -> None:
+    entries = _notes.setdefault(kind, {})
+    entries[key] = entries.get(key, 0) + amount
 
 
 def take() -> dict:

@@ -232,7 +232,12 @@ def _on_evaluator(module) -> None:
             from lm_eval_audio.judges import judge_log
             from lm_eval_audio.judges.judge_config import preflight
 
-            tasks = task_dict.get("tasks") if isinstance(task_dict, dict) and "tasks" in task_dict else {}
+            if isinstance(task_dict, dict) and "tasks" in task_dict:
+                tasks = task_dict["tasks"]
+            else:  # the legacy nested form that get_task_dict() returns, as lm-eval itself reads it
+                from lm_eval.evaluator_utils import _handle_back_comp
+
+                tasks = _handle_back_comp(task_dict)[1] if isinstance(task_dict, dict) else {}
             preflight(tasks or {})
             judge_log.reset()
             results = original(lm, task_dict, *args, **kwargs)

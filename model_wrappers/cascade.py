@@ -160,7 +160,11 @@ class CascadeLM(LM):
         return self._through_llm("loglikelihood", requests, (float("-inf"), False), disable_tqdm)
 
     def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
-        return self._through_llm("loglikelihood_rolling", requests, float("-inf"), disable_tqdm)
+        for i, request in enumerate(requests):
+            if split_request(i, request.args, WHO).refs:
+                # The score would cover the template and transcript too, not the task's text alone.
+                raise ValueError(f"{WHO}: loglikelihood_rolling (perplexity tasks) is for text; request {i} carries audio")
+        return self.llm.loglikelihood_rolling(requests, disable_tqdm)
 
     # --- the work ---------------------------------------------------------------------
 
@@ -191,25 +195,52 @@ class CascadeLM(LM):
         return out
 
     def _prompt(self, context: str, transcripts: list[str]) -> str:
-        """The task's prompt with its audio replaced by the transcript, in the template."""
+        """The task's prompt with its audio replaced by the transcript, in the template.
+
+        Each ``<audio>`` marker becomes the name its transcript goes by ("the audio", or
+        "clip k" with several clips); a lone clip's marker at the start or end of a turn
+        is dropped. The transcript block goes into the last user turn.
+        """
         transcript = _transcript_text(transcripts)
-
-        def fill(question: str) -> str:
-            # With several clips, each marker becomes the name its transcript goes by ("clip 2").
-            pieces = question.split(AUDIO_PLACEHOLDER)
-            names = ["" if len(transcripts) == 1 else f"clip {k + 1}" for k in range(len(pieces) - 1)]
-            question = "".join(p + n for p, n in zip(pieces, names + [""])).strip()
-            values = {"{transcript}": transcript, "{question}": question}
-            # One pass, so a transcript that happens to contain "{question}" stays as it was said.
-            return _PLACEHOLDERS.sub(lambda m: values[m.group(0)], self.template)
-
         chat = decode_chat_context(context)
-        if chat is None:
-            return fill(context)
-        messages, add_generation_prompt = chat
+        messages, add_generation_prompt = chat if chat is not None else ([{"role": "user", "content": context}], None)
+        n_markers = sum(m["content"].count(AUDIO_PLACEHOLDER) for m in messages if isinstance(m["content"], str))
+        if n_markers not in (0, len(transcripts)):
+            raise ValueError(
+                f"{WHO}: the prompt has {n_markers} {AUDIO_PLACEHOLDER} marker(s) but the request carries "
+                f"{len(transcripts)} clip(s); use one marker per clip, or none (a few-shot prompt's examples bring "
+                "no audio: evaluate audio tasks with --num_fewshot 0)"
+            )
+        clip = iter(range(1, n_markers + 1))
         last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
-        messages = [dict(m, content=fill(m["content"])) if i == last_user else m for i, m in enumerate(messages)]
-        return encode_chat_context(messages, add_generation_prompt)
+        filled = []
+        for i, m in enumerate(messages):
+            content = m["content"]
+            if isinstance(content, str):
+                content = _name_markers(content, len(transcripts), clip)
+                if i == last_user:
+                    values = {"{transcript}": transcript, "{question}": content.lstrip()}
+                    # One pass, so a transcript that happens to contain "{question}" stays as it was said.
+                    content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)
+            filled.append(dict(m, content=content))
+        if chat is None:
+            return filled[0]["content"]
+        return encode_chat_context(filled, add_generation_prompt)
+
+
+def _name_markers(text: str, n_clips: int, clip) -> str:
+    pieces = text.split(AUDIO_PLACEHOLDER)
+    out = pieces[0]
+    for k, piece in enumerate(pieces[1:]):
+        number = next(clip)
+        at_edge = (k == 0 and not out.strip()) or (k == len(pieces) - 2 and not piece.strip())
+        name = "" if n_clips == 1 and at_edge else "the audio" if n_clips == 1 else f"clip {number}"
+        if name and out and not out[-1].isspace():
+            name = " " + name
+        if name and piece and not piece[0].isspace() and piece[0] not in ".,;:?!)":
+            name += " "
+        out += name + piece
+    return out
 
 
 def llm_label(llm_model: str | None) -> str:

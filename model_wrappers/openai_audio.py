@@ -226,7 +226,7 @@ class OpenAIAudioLM(LM):
                         )
                     except Exception as e:  # after the retries: a counted failure, the run goes on
                         error = chat_api.describe_error(e, self.api_key_env)
-                        breaker.failed(error)
+                        breaker.failed(e, error)
                         return failed_requests.record(WHO, request, error)
                     breaker.succeeded()
                 text = chat_api.reply_text(response)

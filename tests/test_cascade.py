@@ -91,6 +91,11 @@ def test_prompt_template_file_and_its_checks(speech, tmp_path):
                        prompt_template_file=str(template), transcript_cache=str(tmp_path / "t.sqlite"))
         lm.generate_until([_request("<audio>When?", [speech[4]])])
         assert prompt_text(server.requests[0]) == 'ASR says, "We will meet again next week."; now: When?'
+        with pytest.raises(ValueError, match="2 <audio> marker\\(s\\) but the request carries 1 clip"):
+            lm.generate_until([_request("<audio> and <audio>?", [speech[4]])])
+        perplexity = Instance("loglikelihood_rolling", {}, ("some text", {"audio": [speech[4]]}), idx=0)
+        with pytest.raises(ValueError, match="perplexity tasks\\) is for text"):
+            lm.loglikelihood_rolling([perplexity])
         template.write_text("Only {question}")
         with pytest.raises(ValueError, match="template.txt needs both \\{transcript\\} and \\{question\\}"):
             CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, prompt_template_file=str(template))
@@ -122,13 +127,13 @@ def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_pa
         lm = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, transcript_cache=cache)
         copy = tmp_path / "same_audio_other_name.wav"
         copy.write_bytes(open(speech[0], "rb").read())
-        lm.generate_until([_request("a <audio>", [speech[0]]), _request("b <audio>", [str(copy)]),
-                           _request("c <audio>", [speech[2]])])
+        lm.generate_until([_request("<audio>a", [speech[0]]), _request("<audio>b", [str(copy)]),
+                           _request("<audio>c", [speech[2]])])
         assert len(heard) == 2  # two distinct contents among three requests
-        lm.generate_until([_request("another task <audio>", [speech[2]])])
+        lm.generate_until([_request("<audio>another task", [speech[2]])])
         assert len(heard) == 2
         again = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, transcript_cache=cache)
-        again.generate_until([_request("next run <audio>", [speech[0]])])
+        again.generate_until([_request("<audio>next run", [speech[0]])])
         assert len(heard) == 2  # from the file, as a new run would
         first = next(prompt_text(b) for b in server.requests if prompt_text(b).endswith("\n\na"))
         last = prompt_text(server.requests[-1])

@@ -138,6 +138,17 @@ def test_a_request_that_fails_for_good_is_recorded_and_the_run_goes_on(clips):
     run_report.take()
 
 
+def test_refusals_of_one_request_do_not_trip_the_breaker(clips):
+    too_long = lambda body: (400, {}, "audio too long") if "long" in prompt_text(body) else None  # noqa: E731
+    with ScriptedJudge(models=MODELS, fault_for=too_long) as server:
+        answers = _lm(server, num_concurrent=1, max_retries=0).generate_until(
+            [_request(f"long {i}", [clips[0]], doc_id=i) for i in range(12)] + [_request("short", [clips[1]])],
+            disable_tqdm=True)
+    assert len(server.requests) == 13 and answers[-1] == "A"  # every request was sent
+    assert all("HTTP 400" in a.error for a in answers[:12])
+    assert run_report.take()["failed_request_counts"] == {"t": 12}
+
+
 def test_several_servers_share_the_requests_round_robin(clips):
     with ScriptedJudge(models=MODELS) as one, ScriptedJudge(models=MODELS) as two:
         lm = OpenAIAudioLM(model="served-audio-lm", base_url=f"{one.base_url}|{two.base_url}")
@@ -215,8 +226,9 @@ def test_the_breaker_stops_sending_after_failures_in_a_row(clips):
     assert len(server.requests) == 10  # then "not sent"
     assert "HTTP 500" in str(failed.value)
     notes = run_report.take()
-    assert sum("not sent: the endpoint failed 10 requests in a row" in v for v in notes["failed_requests"].values()) == 5
-    assert notes["failed_request_counts"] == {"t": 15} and len(notes["failed_requests"]) == 15  # doc 0 #2 ... #15
+    (errors,) = notes["failed_requests"].values()  # all of doc 0
+    assert len(errors) == 15 and sum("not sent: the endpoint failed 10 requests in a row" in e for e in errors) == 5
+    assert notes["failed_request_counts"] == {"t": 15}
 
 
 def _cli(server, tmp_path, *extra):
