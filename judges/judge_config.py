@@ -84,9 +84,28 @@ def for_task(metadata: dict | None = None) -> JudgeConfig | None:
         return None
     return JudgeConfig(
         model=smoke_test_judge.NAME, base_url=smoke_test_judge.url(), concurrency=1,
-        cache_path=metadata.get("judge_cache") or os.environ.get(SETTINGS["judge_cache"][0]) or default_cache_path(),
+        cache_path=_settings(metadata)["judge_cache"] or default_cache_path(),
         max_tokens=smoke_test_judge.MAX_TOKENS, max_parse_attempts=smoke_test_judge.MAX_PARSE_ATTEMPTS, smoke_test=True,
     )
+
+
+def _settings(metadata: dict) -> dict:
+    """Each judge setting from ``--metadata``, else its environment variable, else the task's
+    ``<setting>_default`` (a YAML may name its benchmark's own judge), else ours."""
+    values = {}
+    for key, (env, kind, default) in SETTINGS.items():
+        default = metadata.get(f"{key}_default", default)
+        raw = metadata.get(key, os.environ.get(env) or None)
+        if raw is None or raw == "":
+            values[key] = default
+            continue
+        try:
+            values[key] = kind(raw)
+        except (TypeError, ValueError):
+            raise JudgeConfigError(
+                f"judge setting {key} (environment {env}) must be a {kind.__name__}, got {raw!r}"
+            ) from None
+    return values
 
 
 def resolve(metadata: dict | None = None) -> JudgeConfig | None:
@@ -102,21 +121,7 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
                 f"--metadata has {forbidden!r}: API keys are read from the environment only "
                 "(export OPENAI_API_KEY=...), so that they never land in results or logs"
             )
-    values = {}
-    for key, (env, kind, default) in SETTINGS.items():
-        # A task's YAML may name its benchmark's own judge (``judge_model_default``); the
-        # environment and --metadata still win.
-        default = metadata.get(f"{key}_default", default)
-        raw = metadata.get(key, os.environ.get(env) or None)
-        if raw is None or raw == "":
-            values[key] = default
-            continue
-        try:
-            values[key] = kind(raw)
-        except (TypeError, ValueError):
-            raise JudgeConfigError(
-                f"judge setting {key} (environment {env}) must be a {kind.__name__}, got {raw!r}"
-            ) from None
+    values = _settings(metadata)
     if not values["judge_base_url"] and not os.environ.get("OPENAI_API_KEY"):
         return None
     if "judge_base_url" in metadata:
@@ -169,8 +174,7 @@ def preflight(tasks: dict) -> None:
     import logging
 
     from lm_eval_audio.judges import smoke_test_judge
-    from lm_eval_audio.judges.judge_cache import JudgeCache
-    from lm_eval_audio.judges.judge_engine import check_endpoint
+    from lm_eval_audio.judges.judge_engine import check_cache, check_endpoint
 
     smoke_test_judge.use_in_this_run(False)
     optional_without, configs, smoke = [], [], []
@@ -206,12 +210,8 @@ def preflight(tasks: dict) -> None:
                 f"({HOW_TO_CONFIGURE}) or run them separately"
             )
         # Started, and its cache opened, before the model runs, not in the middle of aggregation.
-        config = for_task(smoke[0][1])
+        check_cache(for_task(smoke[0][1]))
         smoke_test_judge.use_in_this_run(True)
-        try:
-            JudgeCache(config.cache_path).close()
-        except OSError as e:
-            raise JudgeConfigError(str(e)) from None
     if optional_without:
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
         logging.getLogger("lm_eval.audio.judge").warning(

@@ -65,6 +65,16 @@ class JudgeStats:
     failures: int = 0
 
 
+def check_cache(config: JudgeConfig) -> None:
+    """The judge cache must open; raises JudgeConfigError naming the file and the setting."""
+    from lm_eval_audio.judges.judge_config import JudgeConfigError
+
+    try:
+        JudgeCache(config.cache_path).close()
+    except OSError as e:
+        raise JudgeConfigError(str(e)) from None
+
+
 def check_endpoint(config: JudgeConfig) -> None:
     """Fail before the model runs, not hours later in aggregation: the cache must open, the
     endpoint must answer and list the judge model (``GET /models``; a server without that
@@ -74,10 +84,7 @@ def check_endpoint(config: JudgeConfig) -> None:
     """
     from lm_eval_audio.judges.judge_config import JudgeConfigError
 
-    try:
-        JudgeCache(config.cache_path).close()
-    except OSError as e:
-        raise JudgeConfigError(str(e)) from None
+    check_cache(config)
     where = config.public()["base_url"]
     try:
         chat_api.check_serves(

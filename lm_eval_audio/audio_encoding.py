@@ -47,9 +47,6 @@ def _as_is(ref: dict, fmt: str) -> bytes | None:
     else:
         try:
             with open(ref["path"], "rb") as f:
-                if not (_is_pcm16_wav if fmt == "wav" else _is_mp3)(f.read(36)):
-                    return None
-                f.seek(0)
                 data = f.read()
         except FileNotFoundError:
             raise AudioError(f"audio file not found: {ref['path']}") from None

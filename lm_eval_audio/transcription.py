@@ -161,13 +161,13 @@ class TranscriptCache:
         self._identity = transcriber.identity()
         self._store = TextStore(self.path, "transcript cache", "LM_EVAL_AUDIO_TRANSCRIPT_CACHE (or transcript_cache= in --model_args)")
         self._memory: dict[str, str] = {}
-        self.hits = self.misses = 0
 
     def _key(self, digest: str) -> str:
         return hashlib.sha256(f"{self._identity}|{digest}".encode()).hexdigest()
 
-    def get_all(self, clips: dict[str, object], decode) -> dict[str, str]:
-        """Transcripts for ``{digest: reference}``; ``decode(ref)`` gives the samples of a clip to transcribe."""
+    def get_all(self, clips: dict[str, object], decode) -> tuple[dict[str, str], int]:
+        """Transcripts for ``{digest: reference}``, and how many had to be transcribed;
+        ``decode(ref)`` gives the samples of a clip to transcribe."""
         out, missing = {}, []
         for digest in clips:
             text = self._memory.get(digest)
@@ -177,12 +177,10 @@ class TranscriptCache:
                 missing.append(digest)
             else:
                 out[digest] = self._memory[digest] = text
-        self.hits += len(out)
-        self.misses += len(missing)
         # A few clips at a time: decoded audio is dropped once transcribed.
         for start in range(0, len(missing), 8):
             chunk = missing[start:start + 8]
             for digest, text in zip(chunk, self.transcriber.transcribe([decode(clips[d]) for d in chunk])):
                 self._store.put(self._key(digest), self.transcriber.name, text)
                 out[digest] = self._memory[digest] = text
-        return out
+        return out, len(missing)

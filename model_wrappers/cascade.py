@@ -172,11 +172,12 @@ class CascadeLM(LM):
         parts = [split_request(i, r.args, WHO) for i, r in enumerate(requests)]
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
-        texts = self.transcripts.get_all(clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE))
+        texts, transcribed = self.transcripts.get_all(
+            clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE)
+        )
         if clips:
             log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),
-                     self.transcripts.misses, self.transcripts.hits)
-            self.transcripts.hits = self.transcripts.misses = 0
+                     transcribed, len(clips) - transcribed)
         inner, owners = [], []
         for request, p in zip(requests, parts):
             if p.unavailable is not None:

@@ -47,6 +47,11 @@ def snapshot(tmp_path_factory) -> Path:
     return root
 
 
+def _lm_eval(model: str, tasks: str, env: dict, *extra: str):
+    return run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={model}", "--tasks", tasks, *extra],
+                   env_extra=env)
+
+
 def _env(snapshot, judge=None, cache=None):
     env = {**NO_JUDGE, "AUDIOBENCH_DATA_DIR": str(snapshot)}
     if judge is not None:
@@ -82,10 +87,9 @@ def test_asr_and_voice_groups_end_to_end(tiny_qwen2_audio, snapshot, tmp_path):
     """The issue's command: WER and judge scores in one table, numbers checked from the logs."""
     out = tmp_path / "out"
     with ScriptedJudge() as judge:
-        proc = _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                            "--tasks", "audiobench_asr,audiobench_voice", "--batch_size", "4",
-                            "--output_path", str(out), "--log_samples"],
-                           env_extra=_env(snapshot, judge, tmp_path / "judge.sqlite")))
+        proc = _ok(_lm_eval(tiny_qwen2_audio, "audiobench_asr,audiobench_voice",
+                            _env(snapshot, judge, tmp_path / "judge.sqlite"),
+                            "--batch_size", "4", "--output_path", str(out), "--log_samples"))
         voice = [d for d in DATASETS.values() if d.task_type in ("ER", "AR", "GR")]
         assert len(judge.requests) == len(voice) * ROWS  # one judge call per item, ASR needs none
     table = proc.stdout
@@ -130,10 +134,9 @@ def _question(prompt: str) -> str:
 def test_question_answering_instruction_and_captioning_with_the_judge(tiny_qwen2_audio, snapshot, tmp_path):
     out = tmp_path / "out"
     with ScriptedJudge() as judge:
-        proc = _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                            "--tasks", "audiobench_sqa,audiobench_si,audiobench_aqa,audiobench_ac", "--batch_size", "4",
-                            "--output_path", str(out), "--log_samples"],
-                           env_extra=_env(snapshot, judge, tmp_path / "judge.sqlite")))
+        proc = _ok(_lm_eval(tiny_qwen2_audio, "audiobench_sqa,audiobench_si,audiobench_aqa,audiobench_ac",
+                            _env(snapshot, judge, tmp_path / "judge.sqlite"),
+                            "--batch_size", "4", "--output_path", str(out), "--log_samples"))
         questions = {_question(r["messages"][0]["content"]) for r in judge.requests}
     assert "left out of its group" in proc.stderr  # the datasets this snapshot lacks
     assert {f"Question:\nQuestion {j}?\n Choices:\n(A) yes {j}\n(B) no {j}" for j in range(ROWS)} <= questions  # MCQ
@@ -157,11 +160,9 @@ def _rating_by_template(prompt: str) -> str:
 def test_sweep_reports_the_spread_across_templates(tiny_qwen2_audio, snapshot, tmp_path):
     out = tmp_path / "out"
     with ScriptedJudge(reply=_rating_by_template) as judge:
-        _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                     "--tasks", "audiobench_voxceleb_gender_test,audiobench_librispeech_test_clean",
-                     "--batch_size", "16", "--output_path", str(out), "--log_samples",
-                     "--metadata", json.dumps({"prompt_mode": "sweep"})],
-                    env_extra=_env(snapshot, judge, tmp_path / "judge.sqlite")))
+        _ok(_lm_eval(tiny_qwen2_audio, "audiobench_voxceleb_gender_test,audiobench_librispeech_test_clean",
+                     _env(snapshot, judge, tmp_path / "judge.sqlite"), "--batch_size", "16",
+                     "--output_path", str(out), "--log_samples", "--metadata", json.dumps({"prompt_mode": "sweep"})))
         assert len(judge.requests) == ROWS * len(POOLS["gr"])
     res = results_json(out)
 
@@ -184,8 +185,7 @@ def test_sweep_reports_the_spread_across_templates(tiny_qwen2_audio, snapshot, t
 
 
 def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_qwen2_audio, snapshot, tmp_path):
-    proc = _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                        "--tasks", "audiobench_ac", "--output_path", str(tmp_path / "ac")], env_extra=_env(snapshot)))
+    proc = _ok(_lm_eval(tiny_qwen2_audio, "audiobench_ac", _env(snapshot), "--output_path", str(tmp_path / "ac")))
     res = results_json(tmp_path / "ac")
     assert "audiobench_wavcaps_test" not in res["results"]  # not in the snapshot: left out, named
     assert "wavcaps_test" in proc.stderr and "left out of its group" in proc.stderr
@@ -195,15 +195,13 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
     metrics = res["results"]["audiobench_audiocaps_test"]
     assert 0 <= metrics["meteor,none"] <= 1 and "judge_score,none" not in metrics
 
-    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                    "--tasks", "audiobench_voxceleb_gender_test"], env_extra=_env(snapshot))
+    proc = _lm_eval(tiny_qwen2_audio, "audiobench_voxceleb_gender_test", _env(snapshot))
     assert proc.returncode != 0
     assert "audiobench_voxceleb_gender_test is scored by an LLM judge and no judge is configured" in proc.stderr
 
     empty = tmp_path / "empty"
     empty.mkdir()
-    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                    "--tasks", "audiobench_gr"], env_extra=_env(empty))
+    proc = _lm_eval(tiny_qwen2_audio, "audiobench_gr", _env(empty))
     assert proc.returncode != 0  # a group with no data at all is an error, not an empty table
     assert "no task of this group has data (2 absent)" in proc.stderr
     assert f"--local-dir {empty / 'voxceleb_gender_test'}" in proc.stderr
