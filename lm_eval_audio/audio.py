@@ -123,6 +123,10 @@ def load_native(ref) -> tuple[np.ndarray, int]:
     mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
     if not np.isfinite(mono).all():
         raise AudioError(f"{describe(ref)}: audio contains NaN or infinite samples")
+    if ref.get("condition"):  # model_args audio=silence|noise|fragment:N:K
+        from lm_eval_audio.audio_condition import transform
+
+        mono = transform(mono, sr, ref["condition"], ref)
     return np.ascontiguousarray(mono, dtype=np.float32), sr
 
 
@@ -135,6 +139,14 @@ def load(ref, target_sr: int) -> np.ndarray:
 def duration_seconds(ref) -> float:
     """Length in seconds, read from the header where possible (used to sort batches)."""
     ref = normalize(ref)
+    if ref.get("condition", "").startswith("fragment:"):
+        from lm_eval_audio.audio_condition import parse
+
+        return _whole_seconds({k: v for k, v in ref.items() if k != "condition"}) / parse(ref["condition"]).n
+    return _whole_seconds(ref)
+
+
+def _whole_seconds(ref: dict) -> float:
     start = float(ref.get("start") or 0.0)
     if ref.get("end") is not None:
         return float(ref["end"]) - start

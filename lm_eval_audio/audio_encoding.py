@@ -36,7 +36,7 @@ def _is_mp3(head: bytes) -> bool:
 
 def _as_is(ref: dict, fmt: str) -> bytes | None:
     """The source's own bytes, when they already are what the API takes."""
-    if ref.get("start") is not None or ref.get("end") is not None or ref.get("array") is not None:
+    if any(ref.get(key) is not None for key in ("start", "end", "array", "condition")):
         return None
     if ref.get("table") is not None:
         from lm_eval_audio import table_audio

@@ -150,6 +150,8 @@ def content_digest(ref: Any) -> str:
     else:
         h.update(b"file:" + _file_digest(ref["path"]).encode())
     h.update(f":{ref.get('start')}:{ref.get('end')}".encode())
+    if ref.get("condition"):  # an ablation (lm_eval_audio.audio_condition) is other content
+        h.update(f":condition={ref['condition']}".encode())
     return h.hexdigest()
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lm_eval_audio.audio_condition import FULL, AudioCondition, mark, without_audio
 from lm_eval_audio.audio_refs import AudioError, unavailable_reason
 
 
@@ -22,8 +23,11 @@ class RequestParts:
     unavailable: str | None = None  # the loader's reason, when a clip is missing or empty
 
 
-def split_request(index: int, args: tuple, who: str, measure: bool = False) -> RequestParts:
-    """The request's parts; ``measure`` reads the clips' lengths from their headers."""
+def split_request(
+    index: int, args: tuple, who: str, measure: bool = False, condition: AudioCondition = FULL
+) -> RequestParts:
+    """The request's parts, as the model is to hear them under ``condition`` (``audio=``);
+    ``measure`` reads the clips' lengths from their headers."""
     context, rest = args[0], list(args[1:])
     extra = rest.pop() if rest and isinstance(rest[-1], dict) and ("audio" in rest[-1] or "visual" in rest[-1]) else None
     second = rest[0] if rest else None
@@ -44,7 +48,12 @@ def split_request(index: int, args: tuple, who: str, measure: bool = False) -> R
             )
     reasons = [r for r in map(unavailable_reason, refs) if r]
     if reasons:
+        # Skipped under every condition, so that each condition scores the same items.
         return RequestParts(index, context, second, list(refs), 0.0, reasons[0])
+    if refs and condition.kind == "none":
+        return RequestParts(index, without_audio(context), second)
+    if condition.changes_samples:
+        refs = [mark(r, condition) for r in refs]
     seconds = 0.0
     if measure:
         from lm_eval_audio import audio as audio_io

@@ -20,7 +20,9 @@ environment. That is why this module imports nothing heavy: it only puts a finde
   lets them report their own standard errors;
 * refuses, before the model runs, a judged task with no judge configured; and writes
   the judge logs and settings next to lm-eval's results;
-* names a ``cascade`` run's results folder after its recognizer and LLM.
+* names a ``cascade`` run's results folder after its recognizer and LLM, and an ablated
+  run's (``audio=none``, ...) after its condition; records the condition in the results,
+  in every logged sample and in the ``--use_cache`` key.
 
 Set ``LM_EVAL_AUDIO_DISABLE_HOOK=1`` to switch all of this off.
 """
@@ -102,7 +104,11 @@ def _on_api_model(module) -> None:
     def hash_args(attr, args):
         from lm_eval_audio.audio_refs import cache_key_args
 
-        return original(attr, cache_key_args(args))
+        key_args = cache_key_args(args)
+        if _caching_condition[0] not in (None, "full"):
+            # What the model heard is part of the answer's key (model_args audio=...).
+            key_args = [*key_args, {"lm_eval_audio_condition": _caching_condition[0]}]
+        return original(attr, key_args)
 
     hash_args._lm_eval_audio = True
     hash_args.__wrapped__ = original
@@ -117,11 +123,16 @@ def _on_api_model(module) -> None:
             def run(requests):
                 from lm_eval_audio.failed_requests import FailedResponse
 
-                answers = fn(requests)
-                # A failed request is not an answer: keep it out of the cache so a re-run asks again.
-                for request, answer in zip(requests, answers):
-                    if isinstance(answer, FailedResponse):
-                        self.dbdict.pop(module.hash_args(attr, request.args), None)
+                condition = getattr(self.lm, "audio_condition", None)
+                _caching_condition[0] = None if condition is None else str(condition)
+                try:
+                    answers = fn(requests)
+                    # A failed request is not an answer: keep it out of the cache so a re-run asks again.
+                    for request, answer in zip(requests, answers):
+                        if isinstance(answer, FailedResponse):
+                            self.dbdict.pop(module.hash_args(attr, request.args), None)
+                finally:
+                    _caching_condition[0] = None
                 self.dbdict.commit()
                 return answers
 
@@ -130,6 +141,10 @@ def _on_api_model(module) -> None:
         return __getattr__
 
     _wrap(module.CachingLM, "__getattr__", make)
+
+
+# The audio condition of the model whose requests CachingLM is keying (set around each call).
+_caching_condition: list = [None]
 
 
 def _wrap(owner, name: str, make) -> None:
@@ -247,11 +262,22 @@ def _on_evaluator(module) -> None:
                     results["lm_eval_audio_judge"] = judge_log.summaries()
                 if data_notes:
                     results["lm_eval_audio_data"] = data_notes
+                _record_condition(results, getattr(lm, "audio_condition", None))
             return results
 
         return evaluate
 
     _wrap(module, "evaluate", make)
+
+
+def _record_condition(results: dict, condition) -> None:
+    """What the model heard (``audio=``), in the results and in every sample's log line."""
+    if condition is None:
+        return  # not one of our wrappers
+    results["lm_eval_audio_condition"] = str(condition)
+    for samples in (results.get("samples") or {}).values():
+        for sample in samples:
+            sample["audio_condition"] = str(condition)
 
 
 def _on_evaluation_tracker(module) -> None:
@@ -278,10 +304,10 @@ def _on_evaluation_tracker(module) -> None:
     def make_naming(original):
         def log_experiment_args(self, model_source, model_args, *args, **kwargs):
             original(self, model_source, model_args, *args, **kwargs)
-            if model_source == "cascade":
+            if model_source in MODELS:
                 from lm_eval.utils import sanitize_model_name
 
-                self.model_name = _cascade_name(model_args)
+                self.model_name = _results_name(model_source, model_args, self.model_name)
                 self.model_name_sanitized = sanitize_model_name(self.model_name)
 
         return log_experiment_args
@@ -289,15 +315,24 @@ def _on_evaluation_tracker(module) -> None:
     _wrap(module.GeneralConfigTracker, "log_experiment_args", make_naming)
 
 
-def _cascade_name(model_args) -> str:
-    # lm-eval would name the folder after the first "model=" it finds (asr_model's value) or,
-    # with no arguments, at random.
+def _results_name(model_source: str, model_args, name: str) -> str:
+    """The results folder's name: a ``cascade`` run's after its recognizer and LLM (lm-eval
+    would take the first "model=" it finds, asr_model's value, or with no arguments pick
+    one at random); an ablated run's with its condition, ``<name>__audio-none``."""
     from lm_eval.utils import simple_parse_args_string
 
-    from lm_eval_audio.model_wrappers.cascade import results_name
-
     args = simple_parse_args_string(model_args) if isinstance(model_args, str) else dict(model_args or {})
-    return results_name(args)
+    if model_source == "cascade":
+        from lm_eval_audio.model_wrappers.cascade import results_name
+
+        name = results_name(args)
+    if args.get("audio") is not None:
+        from lm_eval_audio.audio_condition import parse
+
+        condition = parse(args["audio"], model_source)
+        if condition.kind != "full":
+            name = f"{name}__audio-{condition.label.replace(':', '-')}"
+    return name
 
 
 _AFTER_IMPORT = {

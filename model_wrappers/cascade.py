@@ -26,7 +26,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 
 from lm_eval_audio import audio as audio_io
-from lm_eval_audio import bundled_models, chat_api, model_args, transcription
+from lm_eval_audio import audio_condition, bundled_models, chat_api, model_args, transcription
 from lm_eval_audio.audio_refs import content_digest
 from lm_eval_audio.prompting import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
 from lm_eval_audio.request_args import split_request
@@ -76,6 +76,7 @@ class CascadeLM(LM):
         max_new_tokens: int = 256,
         dtype: str = "auto",
         transcript_cache: str | None = None,
+        audio: str = "full",
         batch_size: int | str = 1,
         max_batch_size: int | None = 64,
         device: str | None = None,
@@ -83,6 +84,8 @@ class CascadeLM(LM):
     ) -> None:
         super().__init__()
         model_args.refuse_unknown(WHO, unknown, type(self).__init__)
+        # Applied before recognition: audio=none gives the LLM the task's text alone.
+        self.audio_condition = audio_condition.parse(audio, WHO)
         if llm not in LLM_BACKENDS:
             raise ValueError(f"{WHO}: llm must be one of {LLM_BACKENDS}, got {llm!r}")
         endpoint_args = {"llm_base_url": llm_base_url, "llm_api_key_env": llm_api_key_env,
@@ -169,7 +172,7 @@ class CascadeLM(LM):
     # --- the work ---------------------------------------------------------------------
 
     def _through_llm(self, kind: str, requests, unanswered, disable_tqdm: bool):
-        parts = [split_request(i, r.args, WHO) for i, r in enumerate(requests)]
+        parts = [split_request(i, r.args, WHO, condition=self.audio_condition) for i, r in enumerate(requests)]
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
         texts, transcribed = self.transcripts.get_all(

@@ -24,6 +24,7 @@ from lm_eval.models.utils import normalize_gen_kwargs
 from transformers import StoppingCriteria
 
 from lm_eval_audio import audio as audio_io
+from lm_eval_audio import audio_condition
 from lm_eval_audio.audio_refs import content_digest, describe
 from lm_eval_audio.batching import Batcher
 from lm_eval_audio.model_args import as_bool, refuse_unknown
@@ -41,10 +42,6 @@ log = logging.getLogger("lm_eval.audio.hf_audio")
 # Keys of a processor's output that carry text, not audio.
 _TEXT_KEYS = {"input_ids", "attention_mask", "token_type_ids", "position_ids"}
 _LONG_AUDIO_POLICIES = ("truncate", "chunk")
-
-
-def _split_args(index: int, args: tuple) -> _Item:
-    return split_request(index, args, "hf-audio", measure=True)
 
 
 _DECODED_CLIPS_KEPT = 64
@@ -129,11 +126,13 @@ class HFAudioLM(LM):
         batch_size: int | str = 1,
         max_batch_size: int | None = 64,
         max_length: int | None = None,
+        audio: str = "full",
         **unknown,
     ) -> None:
         super().__init__()
         unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
         refuse_unknown("hf-audio", unknown, HFAudioLM.__init__)
+        self.audio_condition = audio_condition.parse(audio, "hf-audio")
         if long_audio not in _LONG_AUDIO_POLICIES:
             raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")
         if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
@@ -255,6 +254,9 @@ class HFAudioLM(LM):
     def barrier(self) -> None:
         if self._world_size > 1:
             self.accelerator.wait_for_everyone()
+
+    def _split_args(self, index: int, args: tuple) -> _Item:
+        return split_request(index, args, "hf-audio", measure=True, condition=self.audio_condition)
 
     # --- processor facts ----------------------------------------------------------------
 
@@ -404,7 +406,7 @@ class HFAudioLM(LM):
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         self._start_call()
-        items = [_split_args(i, req.args) for i, req in enumerate(requests)]
+        items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         # A batch shares one gen_kwargs; inside a group, longest audio (then text) first.
         groups: dict[str, list[_Item]] = {}
         for item in items:
@@ -505,7 +507,7 @@ class HFAudioLM(LM):
 
     def loglikelihood(self, requests, disable_tqdm: bool = False) -> list[tuple[float, bool]]:
         self._start_call()
-        items = [_split_args(i, req.args) for i, req in enumerate(requests)]
+        items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
         outs = self.batcher.run(
             "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm)
@@ -584,7 +586,7 @@ class HFAudioLM(LM):
 
         windows, owners = [], []
         for i, req in enumerate(requests):
-            item = _split_args(i, req.args)
+            item = self._split_args(i, req.args)
             if item.refs:
                 raise ValueError(
                     "hf-audio: loglikelihood_rolling (perplexity tasks) is implemented for text; "

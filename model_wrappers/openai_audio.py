@@ -26,7 +26,7 @@ import os
 from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 
-from lm_eval_audio import audio_encoding, chat_api, failed_requests, model_args
+from lm_eval_audio import audio_condition, audio_encoding, chat_api, failed_requests, model_args
 from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, place_audio
 from lm_eval_audio.request_args import split_request
 
@@ -72,6 +72,7 @@ class OpenAIAudioLM(LM):
         api_key_env: str = "OPENAI_API_KEY",
         retry_base_seconds: float = 1.0,
         check_model: bool = True,
+        audio: str = "full",
         batch_size: int | str = 1,
         max_batch_size: int | None = None,
         device: str | None = None,
@@ -79,6 +80,7 @@ class OpenAIAudioLM(LM):
     ) -> None:
         super().__init__()
         model_args.refuse_unknown(WHO, unknown, type(self).__init__)
+        self.audio_condition = audio_condition.parse(audio, WHO)
         if not model:
             raise ValueError(
                 f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
@@ -208,7 +210,7 @@ class OpenAIAudioLM(LM):
             return bump
 
         async def one(i, request):
-            parts = split_request(i, request.args, WHO)
+            parts = split_request(i, request.args, WHO, condition=self.audio_condition)
             try:
                 if parts.unavailable is not None:
                     stats["unavailable"] += 1

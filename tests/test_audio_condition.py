@@ -1,0 +1,182 @@
+"""``model_args audio=full|none|silence|noise|fragment:N:K``: what each wrapper's model
+receives under each condition, and where the condition is recorded."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import soundfile as sf
+from lm_eval.api.instance import Instance
+from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_text
+
+from conftest import results_json, run_cli, tone
+from lm_eval_audio import audio as audio_io
+from lm_eval_audio.audio_condition import NOISE_RMS, fragment_bounds, parse, strip_markers, without_audio
+from lm_eval_audio.audio_refs import content_digest
+from lm_eval_audio.prompting import decode_chat_context, encode_chat_context
+
+GREEDY = {"until": [], "max_gen_toks": 4, "do_sample": False}
+
+
+def _request(context, refs=None, doc_id=0):
+    args = (context, dict(GREEDY), {"audio": refs}) if refs is not None else (context, dict(GREEDY))
+    return Instance("generate_until", {}, args, idx=0, metadata=("t", doc_id, 1))
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory):
+    path = tmp_path_factory.mktemp("cond") / "clip.wav"
+    sf.write(path, tone(1.003, freq=330, seed=4), 16000, subtype="FLOAT")  # 16047 samples: not a multiple of 4
+    return str(path)
+
+
+def test_parse_accepts_the_conditions_and_names_a_wrong_one():
+    assert [parse(v).label for v in ("full", "NONE", " silence", "noise", "fragment:4:2", None)] == [
+        "full", "none", "silence", "noise", "fragment:4:2", "full"]
+    for bad in ("fragment:4:5", "fragment:0:0", "fragment:4", "half", "fragment:4:0"):
+        with pytest.raises(ValueError, match=r"audio=.*is not a condition; audio= takes full, none"):
+            parse(bad, "hf-audio")
+
+
+def test_markers_and_audio_parts_are_removed_without_a_trace():
+    assert strip_markers("<audio>\nWhat is said?") == "What is said?"
+    assert strip_markers("Listen to <audio> and answer.") == "Listen to and answer."
+    assert strip_markers("Compare <audio> <audio>.\nQ?") == "Compare.\nQ?"
+    assert strip_markers("Question? <audio>") == "Question?"
+    chat = encode_chat_context([{"role": "system", "content": "Be brief."},
+                                {"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "<audio> Q?"}]}])
+    messages, _ = decode_chat_context(without_audio(chat))
+    assert messages == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": [{"type": "text", "text": "Q?"}]}]
+
+
+def test_condition_samples_and_digests(clip):
+    whole = audio_io.load(clip, 16000)
+    assert len(whole) == 16047
+    for k in range(1, 5):
+        part = audio_io.load({"path": clip, "condition": f"fragment:4:{k}"}, 16000)
+        first, last = fragment_bounds(16047, 4, k)
+        np.testing.assert_array_equal(part, whole[first:last])
+    # fragments tile the clip exactly: nothing lost, nothing shared
+    assert sum(last - first for first, last in (fragment_bounds(16047, 4, k) for k in range(1, 5))) == 16047
+    silence = audio_io.load({"path": clip, "condition": "silence"}, 16000)
+    assert silence.shape == whole.shape and not silence.any()
+    noise = audio_io.load({"path": clip, "condition": "noise"}, 16000)
+    assert noise.shape == whole.shape and np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
+    assert abs(np.corrcoef(noise, whole)[0, 1]) < 0.05
+    np.testing.assert_array_equal(noise, audio_io.load({"path": clip, "condition": "noise"}, 16000))  # seeded
+    # a fragment of a time slice is a fragment of what the task asked for
+    sliced = audio_io.load({"path": clip, "start": 0.5, "end": 1.0, "condition": "fragment:2:2"}, 16000)
+    np.testing.assert_array_equal(sliced, whole[8000 + 4000 : 16000])
+    digests = {content_digest({"path": clip, "condition": c}) for c in ("silence", "noise", "fragment:4:1", "fragment:4:2")}
+    assert len(digests | {content_digest(clip)}) == 5
+    assert audio_io.duration_seconds({"path": clip, "condition": "fragment:4:1"}) == pytest.approx(16047 / 16000 / 4)
+    with pytest.raises(ValueError, match=r"clip.wav: audio=fragment:20000:1 leaves no samples"):
+        audio_io.load({"path": clip, "condition": "fragment:20000:1"}, 16000)
+
+
+class _Recorder:
+    """The real processor, noting the text and audio of every call."""
+
+    def __init__(self, real):
+        self._real, self.calls = real, []
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+    def __call__(self, text, audio=None, **kwargs):
+        self.calls.append((list(text), None if audio is None else [np.array(a) for a in audio]))
+        return self._real(text=text, audio=audio, **kwargs) if audio is not None else self._real(text=text, **kwargs)
+
+
+def test_hf_audio_receives_no_audio_zeros_noise_or_exactly_the_kth_slice(tiny_qwen2_audio, clip):
+    from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+
+    whole = audio_io.load(clip, 16000)
+    heard = {}
+    for condition in ("full", "none", "silence", "noise", "fragment:4:3"):
+        lm = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", audio=condition)
+        lm.processor = recorder = _Recorder(lm.processor)
+        (answer,) = lm.generate_until([_request("<audio>What is it?", [clip])])
+        assert isinstance(answer, str)
+        ((texts, audio),) = recorder.calls
+        heard[condition] = (texts[0], audio)
+    assert heard["full"][1][0].shape == whole.shape and "<|AUDIO|>" in heard["full"][0]
+    text, audio = heard["none"]
+    assert audio is None and "<|AUDIO|>" not in text and "<audio>" not in text and "What is it?" in text
+    assert heard["silence"][1][0].shape == whole.shape and not heard["silence"][1][0].any()
+    noise = heard["noise"][1][0]
+    assert noise.shape == whole.shape and np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
+    first, last = fragment_bounds(len(whole), 4, 3)
+    np.testing.assert_array_equal(heard["fragment:4:3"][1][0], whole[first:last])
+    with pytest.raises(ValueError, match="hf-audio: audio='quiet' is not a condition"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", audio="quiet")
+
+
+def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
+    from lm_eval_audio.audio_encoding import _wav
+    from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
+
+    whole = audio_io.load(clip, 16000)
+    sent = {}
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "A") as server:
+        for condition in ("none", "silence", "fragment:2:1"):
+            lm = OpenAIAudioLM(model="served-audio-lm", base_url=server.base_url, audio=condition)
+            lm.generate_until([_request("Listen: <audio>\nWhich one?", [clip])])
+            sent[condition] = server.requests[-1]
+    assert audio_parts(sent["none"]) == [] and prompt_text(sent["none"]) == "Listen:\nWhich one?"
+    import base64
+
+    (part,) = audio_parts(sent["fragment:2:1"])
+    first, last = fragment_bounds(len(whole), 2, 1)
+    assert base64.b64decode(part["input_audio"]["data"]) == _wav(whole[first:last], 16000)
+    (part,) = audio_parts(sent["silence"])
+    assert base64.b64decode(part["input_audio"]["data"]) == _wav(np.zeros_like(whole), 16000)
+
+
+def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
+    from lm_eval_audio.model_wrappers.cascade import CascadeLM
+
+    with ScriptedJudge(models=SERVED_MODELS + ("text-llm",), reply=lambda prompt: "B") as server:
+        lm = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, audio="none",
+                       transcript_cache=str(tmp_path / "t.sqlite"))
+        real = lm.transcripts.get_all
+        lm.transcripts.get_all = lambda clips, load: real(clips, load) if not clips else pytest.fail(
+            "nothing to transcribe under audio=none")
+        assert lm.generate_until([_request("<audio>Which option?", [clip])]) == ["B"]
+        assert prompt_text(server.requests[-1]) == "Which option?"
+
+
+def _cli(server, out, condition, cache):
+    return run_cli(
+        ["lm_eval", "--model", "openai-audio", "--model_args",
+         f"base_url={server.base_url},model=served-audio-lm,audio={condition}",
+         "--tasks", "airbench_sample_foundation", "--limit", "4", "--output_path", str(out), "--log_samples",
+         "--use_cache", str(cache)],
+        env_extra={"OPENAI_BASE_URL": server.base_url, "LM_EVAL_AUDIO_JUDGE_CACHE": str(out / "judge.sqlite")},
+    )
+
+
+def test_cli_records_the_condition_and_keeps_cached_answers_apart(tmp_path):
+    """The same --use_cache file for two conditions: the second run is not served the
+    first one's answers; the condition is in the results, every sample and the folder name."""
+    cache = tmp_path / "cache" / "db"
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",)) as server:
+        full = _cli(server, tmp_path / "full", "full", cache)
+        assert full.returncode == 0, full.stderr[-3000:]
+        none = _cli(server, tmp_path / "none", "none", cache)
+        assert none.returncode == 0, none.stderr[-3000:]
+        assert "Cached requests: 0, Requests remaining: 4" in none.stderr
+        again = _cli(server, tmp_path / "again", "none", cache)
+        assert "Cached requests: 4, Requests remaining: 0" in again.stderr
+        model_calls = [b for b in server.requests if b["model"] == "served-audio-lm"]
+    assert [len(audio_parts(b)) for b in model_calls] == [1] * 4 + [0] * 4
+    assert results_json(tmp_path / "full")["lm_eval_audio_condition"] == "full"
+    res = results_json(tmp_path / "none")
+    assert res["lm_eval_audio_condition"] == "none" and res["config"]["model_args"]["audio"] == "none"
+    (folder,) = [p for p in (tmp_path / "none").iterdir() if p.is_dir()]
+    assert folder.name == "served-audio-lm__audio-none"
+    (samples_file,) = folder.glob("samples_airbench_sample_foundation_*.jsonl")
+    samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
+    assert len(samples) == 4 and {s["audio_condition"] for s in samples} == {"none"}
