@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 _state: dict = {"task": None, "metadata": {}}
 _stderrs: dict[str, float] = {}
+# task -> metric -> doc_id -> the item's own score (None: not scored, e.g. a judge failure)
+_item_scores: dict[str, dict[str, dict[int, float | None]]] = {}
 
 
 def current_task() -> str:
@@ -43,6 +45,21 @@ def report_stderr(metric: str, value: float | None) -> None:
     only bootstraps its registered aggregations."""
     if value is not None:
         _stderrs[metric] = value
+
+
+def report_item_scores(metric: str, scores) -> None:
+    """Per-document scores behind an aggregation that lm-eval only sees as one number (the
+    judge metrics): ``(doc_id, score or None)`` pairs. The startup hook writes them into
+    each logged sample as ``item_scores``, for bootstrap intervals and the diagnostics."""
+    _item_scores.setdefault(current_task(), {})[metric] = {
+        int(doc_id): None if value is None else float(value) for doc_id, value in scores
+    }
+
+
+def take_item_scores() -> dict[str, dict[str, dict[int, float | None]]]:
+    scores = dict(_item_scores)
+    _item_scores.clear()
+    return scores
 
 
 def mean_stderr(values: list[float]) -> float | None:

@@ -40,6 +40,15 @@ FOUNDATION_CATEGORIES = {
     ],
 }
 
+# cal_score.py: speech, sound and music are item means over their tasks; mixed is the mean
+# of its two tasks' means (the airbench_chat_* group YAMLs encode the same rule).
+CHAT_CATEGORIES = {
+    "speech": ["speech_QA", "speech_dialogue_QA"],
+    "sound": ["sound_QA", "sound_generation_QA"],
+    "music": ["music_QA", "music_generation_analysis_QA"],
+    "mixed": ["speech_and_sound_QA", "speech_and_music_QA"],
+}
+
 # Inference_Foundation.py (OFA-Sys/AIR-Bench@983247666e2a), variable `question_prompts`
 FOUNDATION_INSTRUCTION = (
     "Choose the most suitable answer from options A, B, C, and D to respond the question in next line, "

@@ -55,7 +55,9 @@ def parse(value, who: str = "audio") -> AudioCondition:
     """``full``, ``none``, ``silence``, ``noise`` or ``fragment:N:K``; anything else is an error."""
     if isinstance(value, AudioCondition):
         return value
-    text = str(value if value is not None else "full").strip().lower()
+    # lm-eval reads the word "none" in --model_args as None; the default is "full", so None
+    # can only mean that the user wrote audio=none.
+    text = "none" if value is None else str(value).strip().lower()
     if text in ("full", "none", "silence", "noise"):
         return AudioCondition(text)
     match = re.fullmatch(r"fragment:(\d+):(\d+)", text)

@@ -13,6 +13,9 @@ import sys
 SUBCOMMANDS: dict[str, str] = {
     "judge": "lm_eval_audio.judge_cli:main",
     "serve-judge": "lm_eval_audio.judges.local_server:main",
+    "diagnose": "lm_eval_audio.diagnose:main",
+    "mix": "lm_eval_audio.mixing:main",
+    "report": "lm_eval_audio.report:main",
 }
 
 

@@ -263,6 +263,7 @@ def _on_evaluator(module) -> None:
                 if data_notes:
                     results["lm_eval_audio_data"] = data_notes
                 _record_condition(results, getattr(lm, "audio_condition", None))
+                _record_item_scores(results)
             return results
 
         return evaluate
@@ -278,6 +279,17 @@ def _record_condition(results: dict, condition) -> None:
     for samples in (results.get("samples") or {}).values():
         for sample in samples:
             sample["audio_condition"] = str(condition)
+
+
+def _record_item_scores(results: dict) -> None:
+    """The judge metrics' per-document scores, into each logged sample (``item_scores``)."""
+    from lm_eval_audio import aggregation_context
+
+    scores = aggregation_context.take_item_scores()
+    for task, samples in (results.get("samples") or {}).items():
+        by_metric = scores.get(task, {})
+        for sample in samples if by_metric else ():
+            sample["item_scores"] = {metric: values.get(sample["doc_id"]) for metric, values in by_metric.items()}
 
 
 def _on_evaluation_tracker(module) -> None:
@@ -307,7 +319,7 @@ def _on_evaluation_tracker(module) -> None:
             if model_source in MODELS:
                 from lm_eval.utils import sanitize_model_name
 
-                self.model_name = _results_name(model_source, model_args, self.model_name)
+                self.model_name = results_folder_name(model_source, model_args, self.model_name)
                 self.model_name_sanitized = sanitize_model_name(self.model_name)
 
         return log_experiment_args
@@ -315,7 +327,7 @@ def _on_evaluation_tracker(module) -> None:
     _wrap(module.GeneralConfigTracker, "log_experiment_args", make_naming)
 
 
-def _results_name(model_source: str, model_args, name: str) -> str:
+def results_folder_name(model_source: str, model_args, name: str) -> str:
     """The results folder's name: a ``cascade`` run's after its recognizer and LLM (lm-eval
     would take the first "model=" it finds, asr_model's value, or with no arguments pick
     one at random); an ablated run's with its condition, ``<name>__audio-none``."""
@@ -326,7 +338,7 @@ def _results_name(model_source: str, model_args, name: str) -> str:
         from lm_eval_audio.model_wrappers.cascade import results_name
 
         name = results_name(args)
-    if args.get("audio") is not None:
+    if "audio" in args:
         from lm_eval_audio.audio_condition import parse
 
         condition = parse(args["audio"], model_source)

@@ -58,6 +58,29 @@ def run_cli(args: list[str], cwd: Path = REPO, env_extra: dict | None = None, ti
     return proc
 
 
+def readme_block(name: str) -> str:
+    """The commands of the README's ``<!-- name -->`` bash block, as a user copies them."""
+    import re
+
+    text = (REPO / "README.md").read_text()
+    block = re.search(rf"<!-- {name} -->\s*```bash\n(.*?)```\s*<!-- /{name} -->", text, re.S)
+    assert block, f"README lost its {name} block"
+    return block.group(1)
+
+
+def run_readme_block(name: str, folder: Path, timeout: int = 1500) -> subprocess.CompletedProcess:
+    """Run a README block in ``folder`` (linked to the venv, the tasks and the examples) as a new
+    user would: offline, no judge endpoint, fresh judge and transcript caches."""
+    for link in (".venv", "tasks", "examples"):
+        if not (folder / link).exists():
+            (folder / link).symlink_to(BIN.parent if link == ".venv" else REPO / link)
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
+    env.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", LM_EVAL_AUDIO_JUDGE_CACHE=str(folder / "judge_cache.sqlite"),
+               LM_EVAL_AUDIO_TRANSCRIPT_CACHE=str(folder / "transcripts.sqlite"))
+    return subprocess.run(["bash", "-euo", "pipefail", "-c", readme_block(name)], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
 def results_json(output_path: Path) -> dict:
     import json
 

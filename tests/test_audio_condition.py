@@ -33,8 +33,9 @@ def clip(tmp_path_factory):
 
 
 def test_parse_accepts_the_conditions_and_names_a_wrong_one():
+    # lm-eval's argument parser turns the word none into None
     assert [parse(v).label for v in ("full", "NONE", " silence", "noise", "fragment:4:2", None)] == [
-        "full", "none", "silence", "noise", "fragment:4:2", "full"]
+        "full", "none", "silence", "noise", "fragment:4:2", "none"]
     for bad in ("fragment:4:5", "fragment:0:0", "fragment:4", "half", "fragment:4:0"):
         with pytest.raises(ValueError, match=r"audio=.*is not a condition; audio= takes full, none"):
             parse(bad, "hf-audio")
@@ -125,6 +126,9 @@ def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
             lm = OpenAIAudioLM(model="served-audio-lm", base_url=server.base_url, audio=condition)
             lm.generate_until([_request("Listen: <audio>\nWhich one?", [clip])])
             sent[condition] = server.requests[-1]
+        # the same through lm-eval's string parser, which reads the word none as None
+        parsed = OpenAIAudioLM.create_from_arg_string(f"model=served-audio-lm,base_url={server.base_url},audio=none")
+        assert parsed.audio_condition.label == "none"
     assert audio_parts(sent["none"]) == [] and prompt_text(sent["none"]) == "Listen:\nWhich one?"
     import base64
 

@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 import soundfile as sf
-from conftest import BIN, REPO, results_json, run_cli, tone
+from conftest import BIN, REPO, results_json, run_cli, run_readme_block, tone
 
 
 def _ok(proc):
@@ -58,29 +58,12 @@ def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
     assert "run" in out and "ls" in out and "validate" in out  # lm-eval's own subcommands
 
 
-def _readme_main_job() -> str:
-    text = (REPO / "README.md").read_text()
-    block = re.search(r"<!-- main-job -->\s*```bash\n(.*?)```\s*<!-- /main-job -->", text, re.S)
-    assert block, "README lost its main-job block"
-    return block.group(1)
-
-
 @pytest.mark.slow
 def test_readme_main_job_runs_as_written(tmp_path):
     """Exactly the README's command, in a scratch folder, offline, with no judge configured:
-    the cascade of the bundled Whisper tiny.en and SmolLM2, judged by the smoke-test judge."""
-    (tmp_path / ".venv").symlink_to(BIN.parent)
-    env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
-    proc = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", _readme_main_job()],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        env={**env, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
-             "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge_cache.sqlite"),
-             "LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "transcripts.sqlite")},
-        timeout=900,
-    )
+    the cascade of the bundled Whisper tiny.en and SmolLM2, judged by the smoke-test judge;
+    then the README's report over its results."""
+    proc = run_readme_block("main-job", tmp_path, timeout=900)
     _ok(proc)
     assert "|airbench_sample" in proc.stdout or "airbench_sample_foundation" in proc.stdout  # the table
     assert "SMOKE-TEST judge" in proc.stderr
@@ -103,6 +86,18 @@ def test_readme_main_job_runs_as_written(tmp_path):
     assert entry["replies"] and all(isinstance(r, str) for r in entry["replies"])
     samples = [json.loads(x) for x in next(folder.glob("samples_airbench_sample_foundation_*.jsonl")).read_text().splitlines()]
     assert len(samples) == 35 and all(s["resps"][0][0] for s in samples)  # SmolLM2 answered every item
+    assert all(s["item_scores"]["gpt_align"] in (0.0, 1.0, None) for s in samples)  # the judged score per document
+    assert sum(s["item_scores"]["gpt_align"] or 0 for s in samples) / 35 == pytest.approx(foundation["gpt_align,none"])
+
+    report = _ok(run_readme_block("report", tmp_path, timeout=300))
+    data = json.loads((tmp_path / "report" / "report.json").read_text())
+    model = "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
+    assert data["models"] == [model]
+    assert data["tasks"]["airbench_sample_foundation"][model]["value"] == pytest.approx(foundation["gpt_align,none"])
+    assert data["airbench"][model]["foundation_metric"] == "gpt_align"
+    assert f"| {model} |" in report.stdout and "AIR-Bench (layout of Table 3)" in report.stdout
+    assert (tmp_path / "report" / "categories.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "report" / f"radar_{model}.png").exists()
 
 
 def test_readme_one_file_example_task(tiny_qwen2_audio, tmp_path):

@@ -137,6 +137,9 @@ def gpt_align(items):
                   aggregation_context.current_task(), len(judged))
         return float("nan")
     acc = sum(letter == item["answer"] for item, letter in zip(judged, letters)) / len(items)
+    # Missing audio and unmapped responses count as wrong, per item as in the accuracy.
+    right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
+    aggregation_context.report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
     aggregation_context.report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
     return acc
 
@@ -147,13 +150,16 @@ def gpt_align_judge_failures(items):
 
 
 def _chat_verdicts(items):
+    """The judged items (audio present) and their verdicts, None where a pass failed."""
     judged = [i for i in items if not i["audio_missing"]]
-    verdicts = airbench_judges.judge_chat(judged, aggregation_context.judge(), aggregation_context.current_task())
-    return [v for v in verdicts if v is not None], sum(v is None for v in verdicts)
+    return judged, airbench_judges.judge_chat(judged, aggregation_context.judge(), aggregation_context.current_task())
 
 
 def _chat_mean(metric: str, items, value):
-    scored, _ = _chat_verdicts(items)
+    judged, verdicts = _chat_verdicts(items)
+    aggregation_context.report_item_scores(
+        metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
+    scored = [v for v in verdicts if v is not None]
     if not scored:
         log.warning("%s: no item could be judged; %s is NaN", aggregation_context.current_task(), metric)
         return float("nan")
@@ -179,4 +185,4 @@ def win_rate(items):
 
 def judge_failures(items):
     """Items left out of the chat scores because a judge pass failed."""
-    return _chat_verdicts(items)[1]
+    return sum(v is None for v in _chat_verdicts(items)[1])

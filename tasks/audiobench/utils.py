@@ -160,9 +160,14 @@ def wer(items):
     return _combine_wer(_wer_counts(items, report=True))
 
 
+def _report_items(metric: str, items, values) -> None:
+    aggregation_context.report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(_scored(items), values)])
+
+
 def judge_score(items):
     """Mean judge rating on 0-100 (rubric x20, binary x100) over the items the judge rated."""
     values = _ratings(items)
+    _report_items("judge_score", items, values)
     if values and all(v is None for _, v in values):
         log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
                   aggregation_context.current_task(), len(values))
@@ -178,6 +183,7 @@ def judge_failures(items):
 def meteor(items):
     """Mean per-item METEOR (0-1), as AudioBench computes it through ``evaluate``."""
     values = _meteor_values(items)
+    _report_items("meteor", items, values)
     aggregation_context.report_stderr("meteor", _mean_stderr(values))
     return _combine_mean(values)
 

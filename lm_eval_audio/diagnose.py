@@ -1,0 +1,338 @@
+"""``lm-eval-audio diagnose``: how much of a model's score needs the audio.
+
+    lm-eval-audio diagnose --model cascade --tasks airbench_sample
+    lm-eval-audio diagnose --model hf-audio --model_args pretrained=Qwen/Qwen2-Audio-7B-Instruct \\
+        --tasks airbench_foundation --fragments 4 --output_path diagnose
+
+One model, loaded once, is evaluated under ``audio=full``, ``audio=none`` and
+``audio=fragment:N:1`` .. ``fragment:N:N`` (``lm_eval_audio.audio_condition``), each run
+saved as ``lm_eval --output_path ... --log_samples`` would save it and keyed apart in one
+request cache (``--use_cache``, on by default), so a re-run, or one with more fragments,
+asks the model only for what is new. Per task it reports (arXiv 2604.24401, design.md
+section 7):
+
+* Acc_full, Acc_none and R_TP = Acc_none / Acc_full, the share of the score the text prior
+  alone keeps;
+* the accuracy under each of the N fragments, and the retention R_N = their mean / Acc_full;
+* each document's class: TS (right with and without the audio), FS (right, wrong without
+  audio, right with some fragment), XS (right, wrong without audio and with every fragment),
+  AH (wrong, but right without the audio), UN (wrong with and without).
+
+A document is "right" when its score reaches the metric's threshold: 1 for accuracies,
+``THRESHOLDS`` for judge scores, or ``--threshold``; a document some condition left
+unscored (a judge failure) is counted apart, never as wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from lm_eval_audio.audio_condition import parse
+from lm_eval_audio.run_results import item_scores
+
+log = logging.getLogger("lm_eval.audio.diagnose")
+
+DEFAULT_FRAGMENTS = 4
+# The first of these that a task reports (with a number, and per document) is its score.
+PREFERRED_METRICS = ("gpt_align", "score", "judge_score", "acc", "exact_match", "meteor")
+# "Right" for a graded score: AIR-Bench chat 1-10 (mean of the two judge passes), AudioBench's
+# 0-100 judge (rubric 3 of 5 and above; the binary judges give 0 or 100), METEOR 0-1.
+THRESHOLDS = {"score": 7.0, "judge_score": 60.0, "meteor": 0.5}
+BINARY_THRESHOLD = 0.5  # scores that are 0 or 1
+CLASSES = ("TS", "FS", "XS", "AH", "UN")
+
+
+def condition_labels(n_fragments: int) -> list[str]:
+    return ["full", "none", *(f"fragment:{n_fragments}:{k}" for k in range(1, n_fragments + 1))]
+
+
+def item_class(full: bool, none: bool, fragments: list[bool]) -> str:
+    if full and none:
+        return "TS"
+    if full:
+        return "FS" if any(fragments) else "XS"
+    return "AH" if none else "UN"
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+@dataclass
+class TaskDiagnosis:
+    task: str
+    metric: str | None
+    threshold: float | None = None
+    n: int = 0
+    acc_full: float | None = None
+    acc_none: float | None = None
+    r_tp: float | None = None
+    acc_fragments: list = field(default_factory=list)
+    retention: float | None = None
+    classes: dict = field(default_factory=dict)
+    unscored: int = 0
+    note: str | None = None
+
+
+def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | None]], n_fragments: int,
+                  threshold: float) -> TaskDiagnosis:
+    """The measures of one task from its per-document scores under each condition."""
+    labels = condition_labels(n_fragments)
+    acc = {label: _mean(scores.get(label, {}).values()) for label in labels}
+    fragments = [acc[label] for label in labels[2:]]
+    fragment_mean = _mean(fragments) if all(a is not None for a in fragments) else None
+    classes = dict.fromkeys(CLASSES, 0)
+    unscored = 0
+    for doc in sorted(scores["full"]):
+        values = [scores.get(label, {}).get(doc) for label in labels]
+        if any(v is None for v in values):
+            unscored += 1
+            continue
+        right = [v >= threshold for v in values]
+        classes[item_class(right[0], right[1], right[2:])] += 1
+    return TaskDiagnosis(
+        task, metric, threshold, len(scores["full"]), acc["full"], acc["none"], _ratio(acc["none"], acc["full"]),
+        fragments, _ratio(fragment_mean, acc["full"]), classes, unscored,
+    )
+
+
+def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[str]) -> tuple[str | None, str | None]:
+    """The task's score (first of ``wanted`` with a number and per-document values), or
+    None and why not."""
+    reasons = []
+    for metric in wanted:
+        values = [v for k, v in reported.items() if k.partition(",")[0] == metric]
+        if not values:
+            continue
+        if not isinstance(values[0], (int, float)) or math.isnan(values[0]):
+            reasons.append(f"{metric} is NaN (nothing was scored; see the run's log)")
+            continue
+        per_doc = item_scores(samples, metric)
+        if per_doc is None or all(v is None for v in per_doc.values()):
+            reasons.append(f"{metric} has no per-document scores in the sample log")
+            continue
+        return metric, None
+    return None, "; ".join(reasons) or f"reports none of {', '.join(wanted)} (choose one with --metric)"
+
+
+def threshold_for(metric: str, values, given: float | None) -> float:
+    if given is not None:
+        return given
+    if metric in THRESHOLDS:
+        return THRESHOLDS[metric]
+    if all(v in (0.0, 1.0) for v in values if v is not None):
+        return BINARY_THRESHOLD
+    raise ValueError(
+        f"{metric} is a graded score with no default threshold for 'right'; pass --threshold (a document whose "
+        f"{metric} reaches it counts as right)"
+    )
+
+
+def diagnose_runs(per_condition: dict[str, dict], n_fragments: int, wanted: list[str],
+                  threshold: float | None = None) -> list[TaskDiagnosis]:
+    """Every task of the runs (condition label -> lm-eval's results with ``samples``)."""
+    full = per_condition["full"]
+    out = []
+    for task in sorted(full["samples"]):
+        samples = full["samples"][task]
+        metric, why = choose_metric(task, full["results"].get(task, {}), samples, wanted)
+        if metric is None:
+            out.append(TaskDiagnosis(task, None, n=len(samples), note=why))
+            continue
+        scores = {}
+        for label, results in per_condition.items():
+            per_doc = item_scores(results["samples"].get(task, []), metric)
+            scores[label] = per_doc or {}
+        out.append(diagnose_task(task, metric, scores, n_fragments,
+                                 threshold_for(metric, scores["full"].values(), threshold)))
+    return out
+
+
+# --- output ---------------------------------------------------------------------------
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
+    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", "R_TP",
+            *(f"frag {k}/{n_fragments}" for k in range(1, n_fragments + 1)), f"R_{n_fragments}", *CLASSES, "unscored"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    notes = []
+    for r in rows:
+        if r.metric is None:
+            notes.append(f"- {r.task}: not diagnosed: {r.note}")
+            continue
+        cells = [r.task, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
+                 _fmt(r.r_tp), *map(_fmt, r.acc_fragments), _fmt(r.retention),
+                 *(str(r.classes[c]) for c in CLASSES), str(r.unscored)]
+        lines.append("| " + " | ".join(cells) + " |")
+    legend = (
+        "\nR_TP = Acc_none / Acc_full (the text prior's share of the score); "
+        f"R_{n_fragments} = mean fragment accuracy / Acc_full. Classes per document: TS right with and without audio; "
+        "FS right, wrong without audio, right with some fragment; XS right, wrong without audio and with every "
+        "fragment; AH wrong, right without audio; UN wrong with and without. Unscored: a condition left the "
+        "document without a score (a judge failure); not counted as wrong."
+    )
+    return "\n".join(lines + notes) + "\n" + legend + "\n"
+
+
+def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [r for r in rows if r.metric is not None]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 1.8 + 0.6 * max(len(rows), 1)))
+    labels = ["full", "none", *(f"fragment {k}/{n_fragments}" for k in range(1, n_fragments + 1))]
+    y = np.arange(len(rows))
+    height = 0.8 / len(labels)
+    for i, label in enumerate(labels):
+        values = [([r.acc_full, r.acc_none] + r.acc_fragments)[i] or 0.0 for r in rows]
+        left.barh(y + i * height, values, height, label=label)
+    left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
+    left.invert_yaxis()
+    left.set_xlabel("score under each condition")
+    left.legend(fontsize="small", loc="lower right")
+    starts = np.zeros(len(rows))
+    for c in CLASSES:
+        total = [max(sum(r.classes.values()), 1) for r in rows]
+        shares = np.array([r.classes[c] / t for r, t in zip(rows, total)])
+        right.barh(y, shares, left=starts, label=c)
+        starts += shares
+    right.set_yticks(y, [r.task for r in rows])
+    right.invert_yaxis()
+    right.set_xlim(0, 1)
+    right.set_xlabel("share of documents")
+    right.legend(ncol=5, fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# --- running the conditions ------------------------------------------------------------
+
+
+def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
+    """Run each condition through lm-eval in this process, saving each like ``lm_eval`` does;
+    returns (label -> results with samples, the full run's folder)."""
+    from lm_eval import simple_evaluate
+    from lm_eval.api.registry import get_model
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.loggers.evaluation_tracker import GeneralConfigTracker
+    from lm_eval.tasks import TaskManager
+    from lm_eval.utils import sanitize_model_name, simple_parse_args_string
+
+    from lm_eval_audio.startup import results_folder_name
+
+    model_args = args.model_args or ""
+    given = simple_parse_args_string(model_args)
+    if "audio" in given:
+        raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
+    metadata = json.loads(args.metadata) if args.metadata else {}
+    lm = get_model(args.model).create_from_arg_string(
+        model_args, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
+    if not hasattr(lm, "audio_condition"):
+        raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
+    default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
+    base_name = sanitize_model_name(results_folder_name(args.model, model_args, default_name))
+    cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", "requests")
+    os.makedirs(os.path.dirname(os.path.abspath(cache)), exist_ok=True)
+    task_manager = TaskManager(include_path=args.include_path, metadata=given | metadata)
+    tasks = [t for t in args.tasks.split(",") if t]
+    per_condition = {}
+    for label in condition_labels(args.fragments):
+        lm.audio_condition = parse(label)
+        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)
+        log.info("diagnose: audio=%s", label)
+        tracker = EvaluationTracker(output_path=args.output_path)
+        results = simple_evaluate(
+            model=lm, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=cache, log_samples=True,
+            evaluation_tracker=tracker, task_manager=task_manager, metadata=metadata,
+            batch_size=args.batch_size, device=args.device,
+        )
+        # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would.
+        config = tracker.general_config_tracker
+        config.model_source = args.model
+        config.model_name = results_folder_name(args.model, run_args, default_name)
+        config.model_name_sanitized = sanitize_model_name(config.model_name)
+        results["config"]["model"] = args.model
+        samples = results.pop("samples")
+        tracker.save_results_aggregated(results=results, samples=samples)
+        for task in results["configs"]:
+            tracker.save_results_samples(task_name=task, samples=samples[task])
+        per_condition[label] = {**results, "samples": samples}
+    return per_condition, os.path.join(args.output_path, base_name)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="lm-eval-audio diagnose",
+        description="Text-prior and audio-reliance diagnostics: one model under audio=full, none and "
+                    "fragment:N:1..N; per task Acc_full, Acc_none, R_TP, R_N and the TS/FS/XS/AH/UN counts.",
+    )
+    p.add_argument("--model", required=True, help="hf-audio, openai-audio or cascade")
+    p.add_argument("--model_args", default="", help="as for lm_eval, without audio=")
+    p.add_argument("--tasks", required=True, help="comma-separated tasks or groups, as for lm_eval")
+    p.add_argument("--fragments", type=int, default=DEFAULT_FRAGMENTS, help="N, the number of equal slices (default 4)")
+    p.add_argument("--output_path", default="results", help="where each condition's results and the report go")
+    p.add_argument("--use_cache", default=None,
+                   help="lm-eval request cache (default: <output_path>/<model>/request_cache/requests)")
+    p.add_argument("--limit", type=float, default=None)
+    p.add_argument("--metadata", default=None, help="JSON, as lm_eval's --metadata (judge settings, data folders)")
+    p.add_argument("--include_path", default=None)
+    p.add_argument("--batch_size", default="1")
+    p.add_argument("--device", default=None)
+    p.add_argument("--metric", default=None,
+                   help=f"comma-separated metrics to try, first found wins (default {','.join(PREFERRED_METRICS)})")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="score at which a document counts as right (default: 1 for accuracies; "
+                        + ", ".join(f"{m} {t:g}" for m, t in THRESHOLDS.items()) + ")")
+    return p
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    if args.fragments < 1:
+        raise SystemExit("diagnose: --fragments must be at least 1")
+    if args.limit is not None and args.limit >= 1:
+        args.limit = int(args.limit)
+    from lm_eval_audio import startup
+
+    startup.install()
+    from lm_eval.utils import setup_logging
+
+    setup_logging("INFO")
+    per_condition, folder = evaluate_conditions(args)
+    wanted = args.metric.split(",") if args.metric else list(PREFERRED_METRICS)
+    try:
+        rows = diagnose_runs(per_condition, args.fragments, wanted, args.threshold)
+    except ValueError as e:
+        raise SystemExit(f"diagnose: {e}") from None
+    text = table(rows, args.fragments)
+    date_id = Path(sorted(Path(folder).glob("results_*.json"))[-1]).stem[len("results_"):]
+    os.makedirs(folder, exist_ok=True)
+    base = os.path.join(folder, f"diagnose_{date_id}")
+    with open(base + ".md", "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(base + ".json", "w", encoding="utf-8") as f:
+        json.dump({"fragments": args.fragments, "conditions": list(per_condition), "date": date_id,
+                   "tasks": [asdict(r) for r in rows]}, f, indent=2)
+    plot(rows, args.fragments, base + ".png")
+    sys.stdout.write(text)
+    sys.stdout.write(f"\nWritten: {base}.md, {base}.json, {base}.png (each condition's results under {args.output_path})\n")

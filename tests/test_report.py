@@ -1,0 +1,145 @@
+"""``lm-eval-audio report``: the tables' numbers against hand-computed ones and the paper's
+own tables, the intervals, the paired test, the plots, and its errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from test_airbench_groups import TABLE3, TABLE5
+
+from conftest import run_cli
+from lm_eval_audio import stats
+
+DATE = "2026-01-01T00-00-00.000000"
+
+
+def write_run(folder, model, tasks: dict[str, list[tuple[dict, dict]]], reported: dict[str, dict]):
+    """A results file and sample logs as lm-eval writes them; ``tasks``: lm-eval task ->
+    [(doc, metric values)] per document."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"results_{DATE}.json").write_text(json.dumps({"results": reported, "model_name": model}))
+    for task, docs in tasks.items():
+        with open(folder / f"samples_{task}_{DATE}.jsonl", "w") as f:
+            for i, (doc, values) in enumerate(docs):
+                judged = {k: v for k, v in values.items() if k in ("gpt_align", "score")}
+                plain = {k: v for k, v in values.items() if k not in judged}
+                # a judge metric's sample value is the item dict; its score is under item_scores
+                f.write(json.dumps({"doc_id": i, "doc_hash": f"h{task}{i}", "filter": "none", "doc": doc,
+                                    **{k: {"doc_id": i} for k in judged}, **plain, "item_scores": judged}) + "\n")
+    return folder
+
+
+FOUNDATION = {  # AIR-Bench task -> per-document gpt_align
+    "Speaker_Gender_Recognition": [1, 0, 1, 1],
+    "Spoken_Language_Identification": [0, 0, 1],
+    "Audio_Grounding": [1, 1],
+    "Music_AQA": [0, 1, 0, 0],
+}
+CHAT = {  # AIR-Bench chat task -> per-document judge score (None: the judge failed)
+    "speech_QA": [8, 6], "speech_dialogue_QA": [4], "sound_QA": [5, None], "music_QA": [7],
+    "speech_and_sound_QA": [9, 7], "speech_and_music_QA": [3],
+}
+
+
+def _airbench_run(folder, model, flip=()):
+    """A run over FOUNDATION and CHAT; ``flip``: positions of foundation documents scored the other way."""
+    listed = [(t, v) for t, values in FOUNDATION.items() for v in values]
+    foundation = [({"task_name": t}, {"gpt_align": float(v ^ (i in flip)), "exact_match": 0.0})
+                  for i, (t, v) in enumerate(listed)]
+    chat = [({"task_name": t}, {"score": v}) for t, values in CHAT.items() for v in values]
+    mean = sum(v["gpt_align"] for _, v in foundation) / len(foundation)
+    return write_run(folder, model, {"airbench_foundation_x": foundation, "airbench_chat_x": chat},
+                     {"airbench_foundation_x": {"gpt_align,none": mean, "exact_match,none": 0.0},
+                      "airbench_chat_x": {"score,none": 6.0}})
+
+
+def test_table3_table5_and_per_task_numbers_are_the_hand_computed_ones(tmp_path):
+    _airbench_run(tmp_path / "runs" / "model-a", "model-a")
+    _airbench_run(tmp_path / "runs" / "model-b", "model-b", flip={0, 4})  # B: doc 0 wrong, doc 4 right
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "runs"), "--output", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    a = report["airbench"]["model-a"]
+    speech = (3 / 4 + 1 / 3) / 2  # mean of the speech tasks' accuracies
+    assert a["foundation"]["speech"]["value"] == pytest.approx(speech)
+    assert a["foundation"]["sound"]["value"] == pytest.approx(1.0)
+    assert a["foundation"]["music"]["value"] == pytest.approx(0.25)
+    assert a["foundation"]["average"]["value"] == pytest.approx((speech + 1.0 + 0.25) / 3)
+    assert a["foundation_tasks"]["Spoken_Language_Identification"]["value"] == pytest.approx(1 / 3)
+    # chat: speech/sound/music are item means, mixed the mean of its two tasks, average of the four
+    assert a["chat"]["speech"]["value"] == pytest.approx((8 + 6 + 4) / 3)
+    assert a["chat"]["sound"]["value"] == pytest.approx(5.0)  # the unjudged item left out
+    assert a["chat"]["mixed"]["value"] == pytest.approx((8 + 3) / 2)
+    assert a["chat"]["average"]["value"] == pytest.approx((6 + 5 + 7 + 5.5) / 4)
+    b = report["airbench"]["model-b"]
+    assert b["foundation_tasks"]["Speaker_Gender_Recognition"]["value"] == pytest.approx(2 / 4)
+    assert b["foundation_tasks"]["Spoken_Language_Identification"]["value"] == pytest.approx(2 / 3)
+    per_task = report["tasks"]["airbench_foundation_x"]
+    assert per_task["model-a"]["value"] == pytest.approx(7 / 13) and per_task["model-a"]["n"] == 13
+    for entry in [*a["foundation"].values(), *a["chat"].values(), per_task["model-a"]]:
+        assert entry["low"] <= entry["value"] <= entry["high"]
+    assert a["foundation"]["sound"]["low"] == a["foundation"]["sound"]["high"] == 1.0  # no spread to resample
+    # the markdown shows the same numbers
+    md = (out / "report.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| model-a |"))
+    assert f"| {speech * 100:.1f} [" in row and "| 100.0 [100.0, 100.0] |" in row and "| 6.00 [" in row
+    assert "| Spoken_Language_Identification | speech | 33.3 [" in md
+    assert "Notes:" in md and "model-a: 1 AIR-Bench document(s) without a judge score are left out" in md
+    # paired: A minus B on the same 13 documents, one flipped each way
+    paired = report["comparison"]["tasks"]["airbench_foundation_x"]
+    assert paired["n"] == 13 and paired["difference"] == pytest.approx(0.0) and paired["p_value"] == pytest.approx(1.0)
+    # the plots
+    for name in ("categories.png", "radar_model-a.png", "radar_model-b.png"):
+        data = (out / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_table3_from_the_papers_table5(tmp_path):
+    """Documents built to give the paper's per-task accuracies (Table 5) reproduce its Table 3."""
+    for model, accuracies in TABLE5.items():
+        docs = []
+        for task, percent in accuracies.items():
+            right = round(percent * 10)  # of 1000 documents
+            docs += [({"task_name": task}, {"gpt_align": float(i < right)}) for i in range(1000)]
+        write_run(tmp_path / model, model, {"airbench_foundation": docs}, {"airbench_foundation": {"gpt_align,none": 0.5}})
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "Qwen-Audio"), str(tmp_path / "Qwen-Audio-Turbo"),
+                    "--output", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    for model, expected in TABLE3.items():
+        got = report["airbench"][model]["foundation"]
+        for column, paper in zip(("speech", "sound", "music", "average"), expected):
+            assert got[column]["value"] * 100 == pytest.approx(paper, abs=0.051), (model, column)
+    paired = report["comparison"]["tasks"]["airbench_foundation"]
+    assert paired["n"] == 19000 and paired["p_value"] < 0.001  # Turbo is better on average, by 3.3 points
+
+
+def test_intervals_and_the_paired_test_behave_as_statistics_should():
+    rng = np.random.default_rng(1)
+    coin = rng.integers(0, 2, 400).astype(float)
+    low, high = stats.mean_interval(list(coin))
+    assert high - low == pytest.approx(2 * 1.96 * np.sqrt(0.25 / 400), rel=0.12)  # the normal approximation
+    assert low < coin.mean() < high
+    same = stats.paired(list(coin), list(coin))
+    assert same["difference"] == 0 and same["p_value"] == 1.0
+    better = stats.paired([1.0] * 20, [0.0] * 20)
+    assert better["difference"] == 1.0 and better["p_value"] < 0.001 and better["low"] == better["high"] == 1.0
+    noise = stats.paired(list(coin[:200]), list(coin[200:]))
+    assert noise["p_value"] > 0.05 and noise["low"] < 0 < noise["high"]
+
+
+def test_errors_name_the_file(tmp_path):
+    no_samples = tmp_path / "bare"
+    no_samples.mkdir()
+    (no_samples / f"results_{DATE}.json").write_text(json.dumps({"results": {"t": {"acc,none": 0.5}}}))
+    proc = run_cli(["lm-eval-audio", "report", str(no_samples)])
+    assert proc.returncode != 0 and "no samples_<task>_" in proc.stderr and "--log_samples" in proc.stderr
+    (tmp_path / "broken.json").write_text("{")
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "broken.json")])
+    assert proc.returncode != 0 and "broken.json: not a JSON results file" in proc.stderr
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "missing")])
+    assert proc.returncode != 0 and "missing: no such file or folder" in proc.stderr
