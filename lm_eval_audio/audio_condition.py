@@ -74,16 +74,19 @@ def mark(ref, condition: AudioCondition) -> dict:
 
 
 def strip_markers(text: str) -> str:
-    """The text with every ``<audio>`` marker removed, and the spaces around it tidied."""
+    """The text with every ``<audio>`` marker removed, and only the spaces and line break
+    that the marker itself took up; a text without markers comes back unchanged."""
 
     def replace(match: re.Match) -> str:
-        before, after = match.string[: match.start()], match.string[match.end() :]
-        # A space only where the markers sat between two words of one line.
-        inside_line = before[-1:] not in ("", "\n") and after[:1] not in ("", "\n", *".,;:?!)")
-        return " " if inside_line else ""
+        before, newline, after = match.string[: match.start()], match.group(1), match.string[match.end() :]
+        if before == "" or before.endswith("\n"):
+            return ""  # the marker opened its line: the line (or its start) goes with it
+        if newline or after == "":
+            return newline  # the marker closed a line of text: keep the line break
+        return "" if after[0] in ".,;:?!)" else " "
 
     marker = re.escape(AUDIO_PLACEHOLDER)
-    return re.sub(rf"[ \t]*(?:{marker}[ \t]*)+", replace, text).strip("\n")
+    return re.sub(rf"[ \t]*(?:{marker}[ \t]*)+(\n?)", replace, text)
 
 
 def without_audio(context: str) -> str:

@@ -18,24 +18,25 @@ section 7):
   audio, right with some fragment), XS (right, wrong without audio and with every fragment),
   AH (wrong, but right without the audio), UN (wrong with and without).
 
-A document is "right" when its score reaches the metric's threshold: 1 for accuracies,
-``THRESHOLDS`` for judge scores, or ``--threshold``; a document some condition left
-unscored (a judge failure) is counted apart, never as wrong.
+A document is "right" when its score reaches the metric's threshold: 0.5 for scores that are
+0 or 1 (accuracies), ``THRESHOLDS`` for graded scores, or ``--threshold``. A document left
+without a score under full or none, or under the fragments when its class depends on them
+(a judge failure; missing audio), is counted apart as unscored, never as wrong.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import math
 import os
 import sys
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from lm_eval_audio.audio_condition import parse
-from lm_eval_audio.run_results import item_scores
+from lm_eval_audio.run_results import JUDGE_METRICS, item_scores, smoke_test_judged
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
@@ -96,16 +97,32 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
     classes = dict.fromkeys(CLASSES, 0)
     unscored = 0
     for doc in sorted(scores["full"]):
-        values = [scores.get(label, {}).get(doc) for label in labels]
-        if any(v is None for v in values):
+        full, none, *pieces = [scores.get(label, {}).get(doc) for label in labels]
+        if full is None or none is None:
             unscored += 1
             continue
-        right = [v >= threshold for v in values]
-        classes[item_class(right[0], right[1], right[2:])] += 1
+        right_full, right_none = full >= threshold, none >= threshold
+        heard = [v >= threshold for v in pieces if v is not None]
+        # Only FS against XS needs the fragments; a fragment left unscored matters only if no other is right.
+        if right_full and not right_none and not any(heard) and len(heard) < len(pieces):
+            unscored += 1
+            continue
+        classes[item_class(right_full, right_none, heard)] += 1
     return TaskDiagnosis(
         task, metric, threshold, len(scores["full"]), acc["full"], acc["none"], _ratio(acc["none"], acc["full"]),
         fragments, _ratio(fragment_mean, acc["full"]), classes, unscored,
     )
+
+
+def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: bool) -> tuple[list[str], str | None]:
+    """``wanted``, without the judge metrics when the bundled smoke-test judge gave them
+    (unless the user named them), and a note saying so."""
+    if chosen_by_user or not smoke_test_judged(results, task):
+        return wanted, None
+    kept = [m for m in wanted if m not in JUDGE_METRICS]
+    skipped = [m for m in wanted if m in JUDGE_METRICS]
+    return kept, (f"{', '.join(skipped)} skipped: judged by the bundled smoke-test judge, which checks the pipeline, "
+                  "not the answers (name them with --metric to use them anyway)")
 
 
 def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[str]) -> tuple[str | None, str | None]:
@@ -141,22 +158,28 @@ def threshold_for(metric: str, values, given: float | None) -> float:
 
 
 def diagnose_runs(per_condition: dict[str, dict], n_fragments: int, wanted: list[str],
-                  threshold: float | None = None) -> list[TaskDiagnosis]:
+                  threshold: float | None = None, chosen_by_user: bool = False) -> list[TaskDiagnosis]:
     """Every task of the runs (condition label -> lm-eval's results with ``samples``)."""
     full = per_condition["full"]
     out = []
     for task in sorted(full["samples"]):
         samples = full["samples"][task]
-        metric, why = choose_metric(task, full["results"].get(task, {}), samples, wanted)
+        metrics, skipped = metrics_to_try(full, task, wanted, chosen_by_user)
+        metric, why = choose_metric(task, full["results"].get(task, {}), samples, metrics)
         if metric is None:
-            out.append(TaskDiagnosis(task, None, n=len(samples), note=why))
+            out.append(TaskDiagnosis(task, None, n=len(samples), note="; ".join(filter(None, [skipped, why]))))
             continue
-        scores = {}
+        scores, empty = {}, []
         for label, results in per_condition.items():
             per_doc = item_scores(results["samples"].get(task, []), metric)
+            if not per_doc or all(v is None for v in per_doc.values()):
+                empty.append(label)  # e.g. the judge answered nothing usable under this condition
             scores[label] = per_doc or {}
-        out.append(diagnose_task(task, metric, scores, n_fragments,
-                                 threshold_for(metric, scores["full"].values(), threshold)))
+        row = diagnose_task(task, metric, scores, n_fragments, threshold_for(metric, scores["full"].values(), threshold))
+        if empty:
+            empty = f"no per-document {metric} under audio={', '.join(empty)} (see that run's log); its documents are unscored"
+        row.note = "; ".join(n for n in (skipped, empty) if n) or None
+        out.append(row)
     return out
 
 
@@ -176,6 +199,8 @@ def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
         if r.metric is None:
             notes.append(f"- {r.task}: not diagnosed: {r.note}")
             continue
+        if r.note:
+            notes.append(f"- {r.task}: {r.note}")
         cells = [r.task, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
                  _fmt(r.r_tp), *map(_fmt, r.acc_fragments), _fmt(r.retention),
                  *(str(r.classes[c]) for c in CLASSES), str(r.unscored)]
@@ -184,8 +209,8 @@ def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
         "\nR_TP = Acc_none / Acc_full (the text prior's share of the score); "
         f"R_{n_fragments} = mean fragment accuracy / Acc_full. Classes per document: TS right with and without audio; "
         "FS right, wrong without audio, right with some fragment; XS right, wrong without audio and with every "
-        "fragment; AH wrong, right without audio; UN wrong with and without. Unscored: a condition left the "
-        "document without a score (a judge failure); not counted as wrong."
+        "fragment; AH wrong, right without audio; UN wrong with and without. Unscored: no score under full or none, "
+        "or under the fragments its class depends on (a judge failure, missing audio); not counted as wrong."
     )
     return "\n".join(lines + notes) + "\n" + legend + "\n"
 
@@ -203,7 +228,8 @@ def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
     y = np.arange(len(rows))
     height = 0.8 / len(labels)
     for i, label in enumerate(labels):
-        values = [([r.acc_full, r.acc_none] + r.acc_fragments)[i] or 0.0 for r in rows]
+        values = [np.nan if ([r.acc_full, r.acc_none] + r.acc_fragments)[i] is None
+                  else ([r.acc_full, r.acc_none] + r.acc_fragments)[i] for r in rows]
         left.barh(y + i * height, values, height, label=label)
     left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
     left.invert_yaxis()
@@ -230,7 +256,7 @@ def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
 
 def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     """Run each condition through lm-eval in this process, saving each like ``lm_eval`` does;
-    returns (label -> results with samples, the full run's folder)."""
+    returns (label -> results with samples and date_id, the full run's folder)."""
     from lm_eval import simple_evaluate
     from lm_eval.api.registry import get_model
     from lm_eval.loggers import EvaluationTracker
@@ -251,7 +277,9 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
     default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
     base_name = sanitize_model_name(results_folder_name(args.model, model_args, default_name))
-    cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", "requests")
+    # lm-eval keys cached answers by the request alone: other model arguments get another cache.
+    settings = hashlib.sha256(f"{args.model}|{model_args}".encode()).hexdigest()[:12]
+    cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", settings, "requests")
     os.makedirs(os.path.dirname(os.path.abspath(cache)), exist_ok=True)
     task_manager = TaskManager(include_path=args.include_path, metadata=given | metadata)
     tasks = [t for t in args.tasks.split(",") if t]
@@ -276,7 +304,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         tracker.save_results_aggregated(results=results, samples=samples)
         for task in results["configs"]:
             tracker.save_results_samples(task_name=task, samples=samples[task])
-        per_condition[label] = {**results, "samples": samples}
+        per_condition[label] = {**results, "samples": samples, "date_id": tracker.date_id}
     return per_condition, os.path.join(args.output_path, base_name)
 
 
@@ -292,7 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fragments", type=int, default=DEFAULT_FRAGMENTS, help="N, the number of equal slices (default 4)")
     p.add_argument("--output_path", default="results", help="where each condition's results and the report go")
     p.add_argument("--use_cache", default=None,
-                   help="lm-eval request cache (default: <output_path>/<model>/request_cache/requests)")
+                   help="lm-eval request cache (default: <output_path>/<model>/request_cache/<hash of the model "
+                        "arguments>/requests)")
     p.add_argument("--limit", type=float, default=None)
     p.add_argument("--metadata", default=None, help="JSON, as lm_eval's --metadata (judge settings, data folders)")
     p.add_argument("--include_path", default=None)
@@ -301,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--metric", default=None,
                    help=f"comma-separated metrics to try, first found wins (default {','.join(PREFERRED_METRICS)})")
     p.add_argument("--threshold", type=float, default=None,
-                   help="score at which a document counts as right (default: 1 for accuracies; "
+                   help="score at which a document counts as right (default: 0.5 for 0/1 accuracies; "
                         + ", ".join(f"{m} {t:g}" for m, t in THRESHOLDS.items()) + ")")
     return p
 
@@ -321,12 +350,11 @@ def main(argv: list[str] | None = None) -> None:
     per_condition, folder = evaluate_conditions(args)
     wanted = args.metric.split(",") if args.metric else list(PREFERRED_METRICS)
     try:
-        rows = diagnose_runs(per_condition, args.fragments, wanted, args.threshold)
+        rows = diagnose_runs(per_condition, args.fragments, wanted, args.threshold, chosen_by_user=bool(args.metric))
     except ValueError as e:
         raise SystemExit(f"diagnose: {e}") from None
     text = table(rows, args.fragments)
-    date_id = Path(sorted(Path(folder).glob("results_*.json"))[-1]).stem[len("results_"):]
-    os.makedirs(folder, exist_ok=True)
+    date_id = per_condition["full"]["date_id"]
     base = os.path.join(folder, f"diagnose_{date_id}")
     with open(base + ".md", "w", encoding="utf-8") as f:
         f.write(text)

@@ -131,11 +131,15 @@ def write(samples: np.ndarray, rate: int, meta: dict, path: str, clip_meta: dict
 # --- batch mode ---------------------------------------------------------------------------
 
 
+PAIR_KEYS = ("a", "b", "relative_lu", "offset", "output", "a_lufs", "a_meta", "b_meta")
+
+
 def read_pairs(path: str) -> list[dict]:
-    """Rows of a CSV (header: a,b[,relative_lu,offset,output,a_meta,b_meta]) or a JSONL file."""
+    """Rows of a CSV (header: a,b[,relative_lu,offset,output,a_lufs,a_meta,b_meta]) or a JSONL file."""
     rows = []
     try:
-        with open(path, encoding="utf-8", newline="") as f:
+        # utf-8-sig: spreadsheet programs start their CSV files with a byte-order mark
+        with open(path, encoding="utf-8-sig", newline="") as f:
             if path.endswith(".jsonl"):
                 for number, line in enumerate(f, 1):
                     if line.strip():
@@ -149,12 +153,18 @@ def read_pairs(path: str) -> list[dict]:
         raise MixError(f"{path}: no such pairs file") from None
     if not rows:
         raise MixError(f"{path}: no pairs (a CSV needs a header line: a,b,relative_lu,offset)")
+    for number, row in enumerate(rows, 1):
+        unknown = sorted(set(row) - set(PAIR_KEYS)) if isinstance(row, dict) else None
+        if unknown is None or unknown:
+            # a misspelt relative_lu would otherwise be drawn at random without a word
+            raise MixError(f"{path} row {number}: unknown {'keys ' + ', '.join(map(str, unknown)) if unknown else 'row'}; "
+                           f"the keys are {', '.join(PAIR_KEYS)}")
     return rows
 
 
 def _number(row: dict, key: str, where: str, draw) -> float:
     value = row.get(key)
-    if value in (None, ""):
+    if value is None or value == "":
         return draw()
     try:
         return float(value)
@@ -183,9 +193,11 @@ def mix_pairs(pairs_path: str, output_dir: str, seed: int, lu_range: tuple[float
         rng = np.random.default_rng([seed, index])
         relative_lu = _number(row, "relative_lu", where, lambda: float(rng.uniform(*lu_range)))
         offset = _number(row, "offset", where, lambda: float(rng.uniform(*offset_range)))
+        a_lufs = _number(row, "a_lufs", where, lambda: None)
         output = Path(output_dir) / (row.get("output") or f"mix_{index:05d}.wav")
         try:
-            samples, rate, meta = mix(str(base / row["a"]), str(base / row["b"]), relative_lu, offset, sampling_rate)
+            samples, rate, meta = mix(str(base / row["a"]), str(base / row["b"]), relative_lu, offset, sampling_rate,
+                                      a_lufs)
         except MixError as e:
             raise MixError(f"{where}: {e}") from None
         meta = write(samples, rate, {"seed": seed, "row": index + 1, **meta}, str(output),
@@ -195,6 +207,13 @@ def mix_pairs(pairs_path: str, output_dir: str, seed: int, lu_range: tuple[float
         for meta in manifest:
             f.write(json.dumps(meta, ensure_ascii=False) + "\n")
     return manifest
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"the seed must be 0 or more, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -211,9 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--a_lufs", type=float, default=None, help="set A to this loudness first (default: keep A's level)")
     p.add_argument("--a_meta", default=None, help="A's own meta-information (JSON or text), copied into the meta")
     p.add_argument("--b_meta", default=None, help="B's own meta-information (JSON or text)")
-    p.add_argument("--pairs", help="CSV or JSONL of pairs: a, b, and optionally relative_lu, offset, output, a_meta, b_meta")
+    p.add_argument("--pairs", help="CSV or JSONL of pairs: a, b, and optionally relative_lu, offset, output, a_lufs, "
+                                   "a_meta, b_meta")
     p.add_argument("--output_dir", help="folder for the mixes of --pairs, with mixes.jsonl listing them")
-    p.add_argument("--seed", type=int, default=0, help="draws a pair's missing relative_lu / offset (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="draws a pair's missing relative_lu / offset (default 0)")
     p.add_argument("--lu_range", type=float, nargs=2, default=(-10.0, 10.0), metavar=("LOW", "HIGH"))
     p.add_argument("--offset_range", type=float, nargs=2, default=(0.0, 2.0), metavar=("LOW", "HIGH"))
     p.add_argument("--sampling_rate", type=int, default=None, help="rate of the mix (default: the higher of the two)")

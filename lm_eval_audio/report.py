@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from lm_eval_audio import stats
 from lm_eval_audio.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES
-from lm_eval_audio.diagnose import PREFERRED_METRICS, choose_metric
-from lm_eval_audio.run_results import ResultsError, Run, find, item_value
+from lm_eval_audio.diagnose import PREFERRED_METRICS, choose_metric, metrics_to_try
+from lm_eval_audio.run_results import JUDGE_METRICS, ResultsError, Run, find, first_filter, item_value
 
 _FOUNDATION_TASK = {t: c for c, tasks in FOUNDATION_CATEGORIES.items() for t in tasks}
 _CHAT_TASK = {t: c for c, tasks in CHAT_CATEGORIES.items() for t in tasks}
@@ -54,7 +54,10 @@ class ModelScores:
 
 
 def _doc_key(sample: dict) -> str:
-    return str(sample.get("doc_hash") or sample["doc_id"])
+    # The benchmark's own id where it has one (AIR-Bench's uniq_id); lm-eval's doc_hash covers the
+    # whole document, audio paths included, so runs over two copies of the data would never pair.
+    doc = sample.get("doc") or {}
+    return f"uniq_id {doc['uniq_id']}" if doc.get("uniq_id") is not None else f"doc {sample['doc_id']}"
 
 
 def _airbench_value(sample: dict, metrics) -> tuple[str, float | None] | None:
@@ -66,27 +69,34 @@ def _airbench_value(sample: dict, metrics) -> tuple[str, float | None] | None:
     return None
 
 
-def collect(run: Run, wanted: list[str]) -> ModelScores:
-    scores = ModelScores(run.name)
+def collect(runs: list[Run], wanted: list[str], chosen_by_user: bool = False) -> ModelScores:
+    """One model's scores from its runs (newest first: a task is read from the newest run that has it)."""
+    scores = ModelScores(runs[0].name)
     unscored = 0
-    for task, reported in sorted(run.tasks().items()):
-        samples = run.samples(task)
+    tasks = {}
+    for run in runs:
+        for task, reported in run.tasks().items():
+            tasks.setdefault(task, (run, reported))
+    for task, (run, reported) in sorted(tasks.items()):
+        samples = first_filter(run.samples(task))
         if not samples:
             continue  # a group, or a run without --log_samples
-        first_filter = samples[0].get("filter", "none")
-        samples = [s for s in samples if s.get("filter", "none") == first_filter]
-        metric, why = choose_metric(task, reported, samples, wanted)
+        metrics, skipped = metrics_to_try(run.results, task, wanted, chosen_by_user)
+        if skipped:
+            scores.notes.append(f"{run.name} / {task}: {skipped}")
+        metric, why = choose_metric(task, reported, samples, metrics)
         values = {}
         if metric is not None:
             values = {_doc_key(s): item_value(s, metric) for s in samples}
         else:
             scores.notes.append(f"{run.name} / {task}: no per-document score ({why})")
         scores.tasks[task] = (metric, run.metric(task, metric) if metric else None, values)
+        airbench_metrics = [m for m in FOUNDATION_METRICS if m in metrics or m not in JUDGE_METRICS]
         for sample in samples:
             doc = sample.get("doc") or {}
             name = doc.get("task_name")
             if name in _FOUNDATION_TASK:
-                found = _airbench_value(sample, FOUNDATION_METRICS)
+                found = _airbench_value(sample, airbench_metrics)
                 if found is None:
                     continue
                 scores.foundation_metric = scores.foundation_metric or found[0]
@@ -94,7 +104,7 @@ def collect(run: Run, wanted: list[str]) -> ModelScores:
                     raise ResultsError(f"{run.path}: foundation tasks scored by both {scores.foundation_metric} and "
                                        f"{found[0]}; report runs judged alike")
                 target = scores.foundation
-            elif name in _CHAT_TASK:
+            elif name in _CHAT_TASK and (skipped is None or "score" in metrics):
                 found = _airbench_value(sample, ("score",))
                 if found is None:
                     continue
@@ -340,16 +350,16 @@ def plots(report: dict, folder: str) -> list[str]:
     return written
 
 
-def build(runs: list[Run], wanted: list[str]) -> dict:
-    models = [collect(run, wanted) for run in runs]
+def build(model_runs: list[list[Run]], wanted: list[str], chosen_by_user: bool = False) -> dict:
+    models = [collect(runs, wanted, chosen_by_user) for runs in model_runs]
     names = [m.name for m in models]
     if len(set(names)) != len(names):
         # two runs of one model (different dates): tell them apart
-        for m, run in zip(models, runs):
-            m.name = f"{m.name} ({run.date_id})"
+        for m, runs in zip(models, model_runs):
+            m.name = f"{m.name} ({runs[0].date_id})"
     report = {
         "models": [m.name for m in models],
-        "sources": {m.name: str(run.path) for m, run in zip(models, runs)},
+        "sources": {m.name: [str(run.path) for run in runs] for m, runs in zip(models, model_runs)},
         "airbench": airbench_tables(models),
         "tasks": task_table(models),
         "notes": [n for m in models for n in m.notes],
@@ -372,12 +382,13 @@ def main(argv: list[str] | None = None) -> None:
                    help=f"comma-separated metrics to try per task, first found wins (default {','.join(PREFERRED_METRICS)})")
     args = p.parse_args(argv)
     try:
-        runs = find(args.results)
-        for run in runs:
+        model_runs = find(args.results)
+        for run in (run for runs in model_runs for run in runs):
             if not any(run.samples(t) for t in run.tasks()):
                 raise ResultsError(f"{run.path}: no samples_<task>_{run.date_id}.jsonl beside it; the report needs "
                                    "the per-document logs: run lm_eval with --log_samples")
-        report = build(runs, args.metric.split(",") if args.metric else list(PREFERRED_METRICS))
+        report = build(model_runs, args.metric.split(",") if args.metric else list(PREFERRED_METRICS),
+                       bool(args.metric))
     except ResultsError as e:
         sys.exit(f"report: {e}")
     os.makedirs(args.output, exist_ok=True)

@@ -21,6 +21,17 @@ class ResultsError(ValueError):
     """A results file or sample log that cannot be used; the message names it."""
 
 
+# Metrics whose value is an LLM judge's verdict.
+JUDGE_METRICS = ("gpt_align", "score", "reference_score", "win_rate", "judge_score")
+
+
+def smoke_test_judged(results: dict, task: str) -> bool:
+    """Whether the task's judge metrics came from the bundled smoke-test judge (SmolLM2-135M),
+    which checks the pipeline, not the answers: its verdicts are no score to read."""
+    judge = (results.get("lm_eval_audio_judge") or {}).get(task, {}).get("judge") or {}
+    return bool(judge.get("smoke_test"))
+
+
 def item_value(sample: dict, metric: str) -> float | None:
     """One document's score for ``metric``: a number, or None where it was not scored
     (a judge failure). Raises KeyError when the sample carries no per-document value."""
@@ -38,19 +49,21 @@ def item_value(sample: dict, metric: str) -> float | None:
     raise KeyError(metric)  # an item dict of a judge metric with no judged value recorded
 
 
+def first_filter(samples: list[dict]) -> list[dict]:
+    """A task's samples under its first filter (lm-eval logs one line per document and filter)."""
+    if not samples:
+        return []
+    name = samples[0].get("filter", "none")
+    return [s for s in samples if s.get("filter", "none") == name]
+
+
 def item_scores(samples: list[dict], metric: str) -> dict[int, float | None] | None:
     """doc_id -> score over a task's samples (first filter only); None if there are none."""
-    if not samples:
-        return None
-    first_filter = samples[0].get("filter", "none")
-    out: dict[int, float | None] = {}
     try:
-        for sample in samples:
-            if sample.get("filter", "none") == first_filter:
-                out[int(sample["doc_id"])] = item_value(sample, metric)
+        out = {int(sample["doc_id"]): item_value(sample, metric) for sample in first_filter(samples)}
     except KeyError:
         return None
-    return out
+    return out or None
 
 
 @dataclass
@@ -87,8 +100,15 @@ class Run:
             if not path.exists():
                 self._samples[task] = []
             else:
+                lines = []
                 with open(path, encoding="utf-8") as f:
-                    self._samples[task] = [json.loads(line) for line in f if line.strip()]
+                    for number, line in enumerate(f, 1):
+                        if line.strip():
+                            try:
+                                lines.append(json.loads(line))
+                            except json.JSONDecodeError as e:
+                                raise ResultsError(f"{path} line {number}: not JSON ({e}); was the run cut off?") from None
+                self._samples[task] = lines
         return self._samples[task]
 
 
@@ -106,20 +126,31 @@ def load(path: str | os.PathLike) -> Run:
     return Run(path, results)
 
 
-def find(paths: list[str]) -> list[Run]:
-    """Runs named by files, or by folders (the newest ``results_*.json`` of each folder below)."""
-    runs = []
+def find(paths: list[str]) -> list[list[Run]]:
+    """The models to report, each as the runs that hold its tasks, newest first.
+
+    A file is one model. A folder gives one model per folder below it that holds results
+    (lm-eval's folder per model): its newest run, and older runs only for the tasks no
+    newer run has (``airbench_foundation`` run on Monday, ``airbench_chat`` on Tuesday)."""
+    models = []
     for given in paths:
         path = Path(given)
         if path.is_file():
-            runs.append(load(path))
+            models.append([load(path)])
             continue
         if not path.is_dir():
             raise ResultsError(f"{path}: no such file or folder")
-        newest: dict[Path, Path] = {}
+        by_folder: dict[Path, list[Path]] = {}
         for found in sorted(path.rglob("results_*.json")):
-            newest[found.parent] = found  # names sort by date
-        if not newest:
+            by_folder.setdefault(found.parent, []).append(found)
+        if not by_folder:
             raise ResultsError(f"{path}: no results_*.json below this folder; run lm_eval with --output_path first")
-        runs.extend(load(p) for p in sorted(newest.values()))
-    return runs
+        for folder in sorted(by_folder):
+            runs, covered = [], set()
+            for file in reversed(by_folder[folder]):  # names sort by date
+                run = load(file)
+                if set(run.tasks()) - covered:
+                    runs.append(run)
+                    covered |= set(run.tasks())
+            models.append(runs)
+    return models

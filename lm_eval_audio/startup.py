@@ -288,6 +288,13 @@ def _record_item_scores(results: dict) -> None:
     scores = aggregation_context.take_item_scores()
     for task, samples in (results.get("samples") or {}).items():
         by_metric = scores.get(task, {})
+        if by_metric and len({s.get("filter") for s in samples}) > 1:
+            # The aggregation ran once per filter and kept the last one's scores: which is unknown here.
+            import logging
+
+            logging.getLogger("lm_eval.audio").warning(
+                "%s: several filters; the judge metrics' per-document scores are not written into its samples", task)
+            continue
         for sample in samples if by_metric else ():
             sample["item_scores"] = {metric: values.get(sample["doc_id"]) for metric, values in by_metric.items()}
 

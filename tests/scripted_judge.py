@@ -59,8 +59,10 @@ class ScriptedJudge:
     ``(status, headers)`` or ``(status, headers, message)`` for an HTTP error, or
     ``("sleep", seconds)`` to stall."""
 
-    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS, fault_for=None):
+    def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS, fault_for=None,
+                 reply_for=None):
         self.reply = reply
+        self.reply_for = reply_for  # request body -> a reply, or None for ``reply(prompt)``: replies that hear the audio
         self.fault_for = fault_for  # request body -> a fault as above, or None: faults tied to an item
         self.models = list(models)  # what GET /v1/models lists
         self.latency = latency
@@ -143,7 +145,9 @@ class ScriptedJudge:
                     return
                 if judge.latency:
                     time.sleep(judge.latency)
-                content = judge.reply(prompt_text(body))
+                content = judge.reply_for(body) if judge.reply_for else None
+                if content is None:
+                    content = judge.reply(prompt_text(body))
                 with judge._lock:
                     judge.completed += 1
                 self._send(200, {

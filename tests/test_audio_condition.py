@@ -46,6 +46,8 @@ def test_markers_and_audio_parts_are_removed_without_a_trace():
     assert strip_markers("Listen to <audio> and answer.") == "Listen to and answer."
     assert strip_markers("Compare <audio> <audio>.\nQ?") == "Compare.\nQ?"
     assert strip_markers("Question? <audio>") == "Question?"
+    assert strip_markers("Question: what?\nAnswer:\n") == "Question: what?\nAnswer:\n"  # no marker: untouched
+    assert strip_markers("Listen: <audio>\nWhich one?") == "Listen:\nWhich one?"
     chat = encode_chat_context([{"role": "system", "content": "Be brief."},
                                 {"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "<audio> Q?"}]}])
     messages, _ = decode_chat_context(without_audio(chat))

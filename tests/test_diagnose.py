@@ -3,16 +3,21 @@ command itself, offline, on the bundled cascade and the AIR-Bench sample."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 
 import pytest
+import soundfile as sf
+from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts
 
-from conftest import readme_block, run_readme_block
+from conftest import readme_block, run_cli, run_readme_block
 from lm_eval_audio.diagnose import (
     choose_metric,
     diagnose_runs,
     diagnose_task,
     item_class,
+    metrics_to_try,
     table,
     threshold_for,
 )
@@ -71,6 +76,11 @@ def test_the_task_score_is_the_first_metric_with_per_document_values():
     assert metric == "exact_match"
     metric, why = choose_metric("t", {"score,none": float("nan")}, samples, ["score"])
     assert metric is None and why == "score is NaN (nothing was scored; see the run's log)"
+    smoke = {"lm_eval_audio_judge": {"t": {"judge": {"smoke_test": True}}}}
+    kept, note = metrics_to_try(smoke, "t", ["gpt_align", "score", "exact_match"], chosen_by_user=False)
+    assert kept == ["exact_match"] and note.startswith("gpt_align, score skipped: judged by the bundled smoke-test")
+    assert metrics_to_try(smoke, "t", ["gpt_align"], chosen_by_user=True) == (["gpt_align"], None)
+    assert metrics_to_try({}, "t", ["gpt_align"], chosen_by_user=False) == (["gpt_align"], None)
     runs = {label: {"results": {"t": {"exact_match,none": 0.5}},
                     "samples": {"t": [_sample(d, exact_match=v) for d, v in enumerate(values)]}}
             for label, values in {"full": [1, 1, 0], "none": [1, 0, 0], "fragment:1:1": [0, 1, 1]}.items()}
@@ -90,8 +100,11 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     assert header in first.stdout
     row = next(line for line in first.stdout.splitlines() if line.startswith("| airbench_sample_foundation |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert cells[1] == "gpt_align (>= 0.5)" and cells[2] == "35"
-    # Acc_full and Acc_none are the gpt_align that each condition's own results file reports
+    # the smoke-test judge's verdicts are no score: diagnose reads the rule-based exact match, and says why
+    assert cells[1] == "exact_match (>= 0.5)" and cells[2] == "35"
+    assert "- airbench_sample_foundation: gpt_align, score, judge_score skipped: judged by the bundled smoke-test" \
+        in first.stdout
+    # Acc_full and Acc_none are the exact_match that each condition's own results file reports
     out = tmp_path / "results"
     base = "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
     folders = {p.name for p in out.iterdir() if p.is_dir()}
@@ -103,20 +116,102 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
 
     full, none = reported(base), reported(f"{base}__audio-none")
     assert full["lm_eval_audio_condition"] == "full" and none["lm_eval_audio_condition"] == "none"
-    acc_full = full["results"]["airbench_sample_foundation"]["gpt_align,none"]
-    acc_none = none["results"]["airbench_sample_foundation"]["gpt_align,none"]
+    acc_full = full["results"]["airbench_sample_foundation"]["exact_match,none"]
+    acc_none = none["results"]["airbench_sample_foundation"]["exact_match,none"]
     assert cells[3] == f"{acc_full:.3f}" and cells[4] == f"{acc_none:.3f}"
     assert cells[5] == (f"{acc_none / acc_full:.3f}" if acc_full else "n/a")
     counts = [int(c) for c in cells[11:17]]
     assert sum(counts) == 35  # TS+FS+XS+AH+UN+unscored
-    # the chat sample's smoke-test judge cannot score: said so, not scored 0
-    assert "- airbench_sample_chat: not diagnosed: score is NaN" in first.stdout
+    # the chat sample has no score but the smoke-test judge's: said so, not scored 0
+    assert "- airbench_sample_chat: not diagnosed: gpt_align, score, judge_score skipped" in first.stdout
     (summary,) = (out / base).glob("diagnose_*.json")
     data = json.loads(summary.read_text())
     assert data["conditions"] == ["full", "none", "fragment:4:1", "fragment:4:2", "fragment:4:3", "fragment:4:4"]
     assert (out / base / summary.name.replace(".json", ".png")).read_bytes()[:4] == b"\x89PNG"
-    # A re-run asks the model nothing: every condition's answers come from the request cache.
-    second = run_readme_block("diagnose", tmp_path)
-    assert second.returncode == 0, second.stderr[-4000:]
-    assert second.stderr.count("Cached requests: 41, Requests remaining: 0") == 6
+    # (a re-run answered from the cache: the hf-audio and openai-audio tests below, which run in seconds)
+
+def _heard_seconds(body) -> float | None:
+    parts = audio_parts(body)
+    if not parts:
+        return None
+    samples, sr = sf.read(io.BytesIO(base64.b64decode(parts[0]["input_audio"]["data"])))
+    return len(samples) / sr
+
+
+def _listener(seconds: float | None) -> str:
+    """The served model: B without audio, A for at least 0.8 s of audio, C for less."""
+    return "B" if seconds is None else "A" if seconds >= 0.8 else "C"
+
+
+def test_cli_diagnose_counts_follow_a_known_listener(tmp_path):
+    """openai-audio against a served model whose answer depends only on how much audio it
+    hears: the classes diagnose reports are the ones this rule gives on the sample's clips.
+    Foundation by exact match (per document), chat by the scripted judge's score (7 of 10
+    in every condition, so all TS at the threshold 7)."""
+    from lm_eval_audio import airbench
+    from lm_eval_audio.audio_condition import fragment_bounds
+
+    root = airbench.sample_root()
+    expected = dict.fromkeys(("TS", "FS", "XS", "AH", "UN"), 0)
+    for item in json.loads((root / "Foundation" / "Foundation_meta.json").read_text()):
+        info = sf.info(airbench.audio_file(root, "Foundation", item))
+        gold = airbench.answer_letter(item)
+        fragments = [(b - a) / info.samplerate for a, b in (fragment_bounds(info.frames, 2, k) for k in (1, 2))]
+        expected[item_class(_listener(info.frames / info.samplerate) == gold, _listener(None) == gold,
+                            [_listener(s) == gold for s in fragments])] += 1
+    assert sum(v > 0 for v in expected.values()) >= 3, expected  # the rule separates the documents
+
+    def reply_for(body):
+        return _listener(_heard_seconds(body)) if body["model"] == "served-audio-lm" else None
+
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply_for=reply_for) as server:
+        # base_url comes from the environment, so that the re-run below against a new server is the same run
+        command = ["lm-eval-audio", "diagnose", "--model", "openai-audio", "--model_args", "model=served-audio-lm",
+                   "--tasks", "airbench_sample", "--fragments", "2", "--metric", "exact_match,score",
+                   "--output_path", str(tmp_path / "out")]
+        proc = run_cli(command, env_extra={"OPENAI_BASE_URL": server.base_url,
+                                           "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge.sqlite")})
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip("|").split("|")]
+            for line in proc.stdout.splitlines() if line.startswith("| airbench_sample_")}
+    foundation, chat = rows["airbench_sample_foundation"], rows["airbench_sample_chat"]
+    assert foundation[1] == "exact_match (>= 0.5)" and foundation[2] == "35"
+    assert [int(c) for c in foundation[9:14]] == list(expected.values()) and foundation[14] == "0"
+    assert chat[1] == "score (>= 7)" and chat[3:6] == ["7.000", "7.000", "1.000"]
+    assert [int(c) for c in chat[9:15]] == [6, 0, 0, 0, 0, 0]
+    # A re-run asks the served model nothing: each condition's 41 answers come from the one request cache.
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply_for=reply_for) as server:
+        again = run_cli(command, env_extra={"OPENAI_BASE_URL": server.base_url,
+                                            "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge.sqlite")})
+        assert again.returncode == 0, again.stderr[-4000:]
+        assert again.stderr.count("Cached requests: 41, Requests remaining: 0") == 4
+        assert not [b for b in server.requests if b["model"] == "served-audio-lm"]
+    assert next(line for line in again.stdout.splitlines() if line.startswith("| airbench_sample_foundation |")) == \
+        next(line for line in proc.stdout.splitlines() if line.startswith("| airbench_sample_foundation |"))
+
+
+def test_cli_diagnose_multiple_choice_accuracy_with_hf_audio(tiny_qwen2_audio, tmp_path):
+    """Log-likelihood multiple choice (acc) on a tiny random Qwen2-Audio: every condition runs,
+    and the one cache file answers a re-run entirely."""
+    command = ["lm-eval-audio", "diagnose", "--model", "hf-audio", "--model_args",
+               f"pretrained={tiny_qwen2_audio},dtype=float32", "--device", "cpu", "--tasks", "spoken_digits_mc",
+               "--fragments", "2", "--limit", "4", "--batch_size", "8", "--output_path", str(tmp_path / "out")]
+    first = run_cli(command)
+    assert first.returncode == 0, first.stderr[-4000:]
+    row = next(line for line in first.stdout.splitlines() if line.startswith("| spoken_digits_mc |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "acc (>= 0.5)" and cells[2] == "4" and sum(int(c) for c in cells[9:15]) == 4
+    second = run_cli(command)
+    assert second.stderr.count("Cached requests: 40, Requests remaining: 0") == 4  # 4 digits x 10 choices
     assert row in second.stdout
+
+
+def test_a_fragment_without_score_leaves_unscored_only_the_documents_whose_class_needs_it():
+    # fragment 2 has no score for any document; fragment 1 decides FS for doc 0, nothing decides doc 1
+    full = {0: 1.0, 1: 1.0, 2: 1.0, 3: 0.0}
+    none = {0: 0.0, 1: 0.0, 2: 1.0, 3: 1.0}
+    frag1 = {0: 1.0, 1: 0.0, 2: 0.0, 3: 0.0}
+    frag2 = {0: None, 1: None, 2: None, 3: None}
+    r = diagnose_task("t", "acc", {"full": full, "none": none, "fragment:2:1": frag1, "fragment:2:2": frag2}, 2, 0.5)
+    assert r.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 1, "UN": 0} and r.unscored == 1
+    assert r.acc_fragments == [0.25, None] and r.retention is None

@@ -107,6 +107,10 @@ def test_bad_inputs_name_the_clip_or_row(speech_and_tone, tmp_path):
         proc = run_cli(["lm-eval-audio", "mix", *args, "--output", str(tmp_path / "x.wav")])
         assert proc.returncode != 0
         assert re.search(message, proc.stderr), proc.stderr
+    typo = folder / "typo.csv"
+    typo.write_text(f"\ufeffa,b,relative_LU\n{speech.name},{hum.name},3\n")  # with a spreadsheet's byte-order mark
+    proc = run_cli(["lm-eval-audio", "mix", "--pairs", str(typo), "--output_dir", str(tmp_path / "t")])
+    assert proc.returncode != 0 and "typo.csv row 1: unknown keys relative_LU" in proc.stderr
     bad = folder / "bad.jsonl"
     bad.write_text(json.dumps({"a": speech.name, "b": hum.name, "relative_lu": "loud"}) + "\n")
     proc = run_cli(["lm-eval-audio", "mix", "--pairs", str(bad), "--output_dir", str(tmp_path / "b")])

@@ -118,6 +118,31 @@ def test_table3_from_the_papers_table5(tmp_path):
     assert paired["n"] == 19000 and paired["p_value"] < 0.001  # Turbo is better on average, by 3.3 points
 
 
+def test_a_folder_reports_a_model_from_its_runs_and_pairs_documents_by_uniq_id(tmp_path):
+    """Foundation run one day and chat the next, into one folder: one model with both. Two
+    copies of the data (other audio paths, other document order) still pair by uniq_id."""
+    folder = tmp_path / "runs" / "model-a"
+    write_run(folder, "model-a", {"airbench_foundation_x": [({"task_name": "Music_AQA", "uniq_id": 1}, {"exact_match": 1.0})]},
+              {"airbench_foundation_x": {"exact_match,none": 1.0}})
+    (folder / f"results_{DATE}.json").rename(folder / "results_2026-01-01T00-00-00.json")
+    (folder / f"samples_airbench_foundation_x_{DATE}.jsonl").rename(
+        folder / "samples_airbench_foundation_x_2026-01-01T00-00-00.jsonl")
+    write_run(folder, "model-a", {"airbench_chat_x": [({"task_name": "music_QA"}, {"score": 6.0})]},
+              {"airbench_chat_x": {"score,none": 6.0}})
+    docs = [({"task_name": "Music_AQA", "uniq_id": u, "path": f"/copy/{u}.wav"}, {"exact_match": float(u % 2)})
+            for u in (3, 2, 1)]
+    write_run(tmp_path / "other" / "model-b", "model-b", {"airbench_foundation_x": docs},
+              {"airbench_foundation_x": {"exact_match,none": 2 / 3}})
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "runs"), str(tmp_path / "other"), "--output", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["models"] == ["model-a", "model-b"] and len(report["sources"]["model-a"]) == 2
+    assert report["airbench"]["model-a"]["chat"]["music"]["value"] == 6.0
+    paired = report["comparison"]["tasks"]["airbench_foundation_x"]
+    assert paired["n"] == 1 and paired["difference"] == 0.0  # uniq_id 1: right in both
+
+
 def test_intervals_and_the_paired_test_behave_as_statistics_should():
     rng = np.random.default_rng(1)
     coin = rng.integers(0, 2, 400).astype(float)
