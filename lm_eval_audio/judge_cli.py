@@ -19,6 +19,8 @@ import re
 import sys
 from pathlib import Path
 
+from lm_eval_audio import jsonl
+
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
 
 
@@ -35,15 +37,11 @@ def _read_samples(paths: list[Path]) -> tuple[dict, set[str]]:
             raise ReplayError(f"{path}: not an lm-eval samples file (expected samples_<task>_<timestamp>.jsonl)")
         task = m.group("task")
         dates.add(m.group("date"))
-        with open(path, encoding="utf-8") as f:
-            for line_no, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    sample = json.loads(line)
-                    answers[(task, int(sample["doc_id"]))] = (sample["resps"], sample.get("doc"))
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                    raise ReplayError(f"{path}, line {line_no}: not a samples record ({e})") from None
+        for line_no, sample in jsonl.records(path, ReplayError):
+            try:
+                answers[(task, int(sample["doc_id"]))] = (sample["resps"], sample.get("doc"))
+            except (KeyError, TypeError, ValueError) as e:
+                raise ReplayError(f"{path}, line {line_no}: not a samples record ({e})") from None
     return answers, dates
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from lm_eval_audio import audio as audio_io
+from lm_eval_audio import jsonl
 from lm_eval_audio.audio_refs import AudioError
 
 PEAK_CEILING = 0.98  # about -0.18 dBFS: a 16-bit file of the mix never clips
@@ -139,15 +140,10 @@ def read_pairs(path: str) -> list[dict]:
     rows = []
     try:
         # utf-8-sig: spreadsheet programs start their CSV files with a byte-order mark
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            if path.endswith(".jsonl"):
-                for number, line in enumerate(f, 1):
-                    if line.strip():
-                        try:
-                            rows.append(json.loads(line))
-                        except json.JSONDecodeError as e:
-                            raise MixError(f"{path} line {number}: not JSON ({e})") from None
-            else:
+        if path.endswith(".jsonl"):
+            rows = [row for _, row in jsonl.records(path, MixError, encoding="utf-8-sig")]
+        else:
+            with open(path, encoding="utf-8-sig", newline="") as f:
                 rows = list(csv.DictReader(f))
     except FileNotFoundError:
         raise MixError(f"{path}: no such pairs file") from None

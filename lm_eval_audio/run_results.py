@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lm_eval_audio import jsonl
+
 
 class ResultsError(ValueError):
     """A results file or sample log that cannot be used; the message names it."""
@@ -100,15 +102,7 @@ class Run:
             if not path.exists():
                 self._samples[task] = []
             else:
-                lines = []
-                with open(path, encoding="utf-8") as f:
-                    for number, line in enumerate(f, 1):
-                        if line.strip():
-                            try:
-                                lines.append(json.loads(line))
-                            except json.JSONDecodeError as e:
-                                raise ResultsError(f"{path} line {number}: not JSON ({e}); was the run cut off?") from None
-                self._samples[task] = lines
+                self._samples[task] = [s for _, s in jsonl.records(path, ResultsError, "; was the run cut off?")]
         return self._samples[task]
 
 

@@ -1,0 +1,17 @@
+"""JSON-lines files (lm-eval's sample logs, pair lists): every bad line named by file and number."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+
+def records(path, error: type[Exception] = ValueError, hint: str = "", encoding: str = "utf-8") -> Iterator[tuple[int, object]]:
+    """(line number, value) for each non-blank line; a line that is not JSON raises ``error``."""
+    with open(path, encoding=encoding) as f:
+        for number, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    yield number, json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise error(f"{path} line {number}: not JSON ({e}){hint}") from None
