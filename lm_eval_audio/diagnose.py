@@ -234,7 +234,7 @@ def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
     left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
     left.invert_yaxis()
     left.set_xlabel("score under each condition")
-    left.legend(fontsize="small", loc="lower right")
+    left.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     starts = np.zeros(len(rows))
     for c in CLASSES:
         total = [max(sum(r.classes.values()), 1) for r in rows]
@@ -292,7 +292,8 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         results = simple_evaluate(
             model=lm, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=cache, log_samples=True,
             evaluation_tracker=tracker, task_manager=task_manager, metadata=metadata,
-            batch_size=args.batch_size, device=args.device,
+            batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
+            apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
         )
         # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would.
         config = tracker.general_config_tracker
@@ -327,6 +328,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include_path", default=None)
     p.add_argument("--batch_size", default="1")
     p.add_argument("--device", default=None)
+    # As for lm_eval, so that the full condition is the run the user already made (and its cache applies).
+    p.add_argument("--num_fewshot", type=int, default=None)
+    p.add_argument("--gen_kwargs", default=None)
+    p.add_argument("--apply_chat_template", action="store_true")
+    p.add_argument("--system_instruction", default=None)
     p.add_argument("--metric", default=None,
                    help=f"comma-separated metrics to try, first found wins (default {','.join(PREFERRED_METRICS)})")
     p.add_argument("--threshold", type=float, default=None,

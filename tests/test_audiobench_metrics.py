@@ -106,7 +106,7 @@ def test_sweep_statistics_across_templates():
     with aggregation_context.aggregating("audiobench_clotho_aqa_test", {}):
         assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
     assert run_report.take()["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
-    captions = [{"reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
+    captions = [{"doc_id": t, "reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]
     assert utils.meteor_template_max(captions) == pytest.approx(max(per_template))
