@@ -142,7 +142,7 @@ def duration_seconds(ref) -> float:
     if ref.get("condition", "").startswith("fragment:"):
         from lm_eval_audio.audio_condition import parse
 
-        return _whole_seconds({k: v for k, v in ref.items() if k != "condition"}) / parse(ref["condition"]).n
+        return _whole_seconds(ref) / parse(ref["condition"]).n
     return _whole_seconds(ref)
 
 

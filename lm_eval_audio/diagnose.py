@@ -36,7 +36,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 
 from lm_eval_audio.audio_condition import parse
-from lm_eval_audio.run_results import JUDGE_METRICS, item_scores, smoke_test_judged
+from lm_eval_audio.run_results import JUDGE_METRICS, item_scores, reported_value, smoke_test_judged
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
@@ -130,10 +130,10 @@ def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[s
     None and why not."""
     reasons = []
     for metric in wanted:
-        values = [v for k, v in reported.items() if k.partition(",")[0] == metric]
-        if not values:
+        value = reported_value(reported, metric)
+        if value is None:
             continue
-        if not isinstance(values[0], (int, float)) or math.isnan(values[0]):
+        if not isinstance(value, (int, float)) or math.isnan(value):
             reasons.append(f"{metric} is NaN (nothing was scored; see the run's log)")
             continue
         per_doc = item_scores(samples, metric)

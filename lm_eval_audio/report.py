@@ -154,9 +154,9 @@ def chat_statistics(tasks: list[str]) -> dict[str, object]:
     return out
 
 
-def _estimate(groups: dict[str, list[float]], statistic) -> dict:
-    value, (low, high) = stats.stratified(groups, statistic)
-    return {"value": value, "low": low, "high": high}
+def _estimates(groups: dict[str, list[float]], statistics: dict) -> dict[str, dict]:
+    return {name: {"value": value, "low": low, "high": high}
+            for name, (value, (low, high)) in stats.stratified(groups, statistics).items()}
 
 
 def airbench_tables(models: list[ModelScores]) -> dict:
@@ -165,12 +165,12 @@ def airbench_tables(models: list[ModelScores]) -> dict:
         entry = {}
         if m.foundation:
             entry["foundation_metric"] = m.foundation_metric
-            entry["foundation"] = {name: _estimate(m.foundation, f)
-                                   for name, f in foundation_statistics(list(m.foundation)).items()}
+            entry["foundation"] = _estimates(m.foundation, foundation_statistics(list(m.foundation)))
             entry["foundation_tasks"] = {
-                t: {"n": len(v), **_estimate({t: v}, lambda s, c, t=t: s[t] / c[t])} for t, v in m.foundation.items()}
+                t: {"n": len(v), **_estimates({t: v}, {t: lambda s, c, t=t: s[t] / c[t]})[t]}
+                for t, v in m.foundation.items()}
         if m.chat:
-            entry["chat"] = {name: _estimate(m.chat, f) for name, f in chat_statistics(list(m.chat)).items()}
+            entry["chat"] = _estimates(m.chat, chat_statistics(list(m.chat)))
         if entry:
             out[m.name] = entry
     return out

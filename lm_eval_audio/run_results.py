@@ -51,6 +51,15 @@ def item_value(sample: dict, metric: str) -> float | None:
     raise KeyError(metric)  # an item dict of a judge metric with no judged value recorded
 
 
+def reported_value(task_results: dict, metric: str):
+    """What lm-eval reported for ``metric`` in one task's results (``"metric,filter"`` keys;
+    the first filter), as it is: a number, NaN, "N/A"; None if the task has no such metric."""
+    for key, value in task_results.items():
+        if key.partition(",")[0] == metric:
+            return value
+    return None
+
+
 def first_filter(samples: list[dict]) -> list[dict]:
     """A task's samples under its first filter (lm-eval logs one line per document and filter)."""
     if not samples:
@@ -90,10 +99,9 @@ class Run:
 
     def metric(self, task: str, metric: str) -> float | None:
         """The aggregated value lm-eval reported (first filter), or None."""
-        for key, value in self.tasks().get(task, {}).items():
-            name, _, _ = key.partition(",")
-            if name == metric and isinstance(value, (int, float)):
-                return None if math.isnan(value) else float(value)
+        value = reported_value(self.tasks().get(task, {}), metric)
+        if isinstance(value, (int, float)) and not math.isnan(value):
+            return float(value)
         return None
 
     def samples(self, task: str) -> list[dict]:

@@ -40,19 +40,23 @@ def interval(replicates: np.ndarray, level: float = LEVEL) -> tuple[float, float
 
 def stratified(
     groups: dict[str, list[float]],
-    statistic: Callable[[dict[str, float], dict[str, int]], float],
+    statistics: dict[str, Callable[[dict[str, float], dict[str, int]], float]],
     iterations: int = ITERATIONS,
     seed: int = SEED,
-) -> tuple[float, tuple[float, float]]:
-    """``statistic(sums, counts)`` on the data, and its 95% interval from resampling each
-    group's values on its own. ``groups``: group name -> its documents' scores."""
+) -> dict[str, tuple[float, tuple[float, float]]]:
+    """Each ``statistic(sums, counts)`` on the data, and its 95% interval from resampling
+    each group's values on its own; the resamples are drawn once and shared by all the
+    statistics. ``groups``: group name -> its documents' scores."""
     counts = {g: len(v) for g, v in groups.items()}
     sums = {g: float(np.sum(v)) for g, v in groups.items()}
     replicates = {
         g: resampled_sums(np.asarray(v), iterations, seed + i) for i, (g, v) in enumerate(sorted(groups.items()))
     }
-    values = np.array([statistic({g: r[b] for g, r in replicates.items()}, counts) for b in range(iterations)])
-    return statistic(sums, counts), interval(values)
+    draws = [{g: r[b] for g, r in replicates.items()} for b in range(iterations)]
+    return {
+        name: (statistic(sums, counts), interval(np.array([statistic(d, counts) for d in draws])))
+        for name, statistic in statistics.items()
+    }
 
 
 def mean_interval(values: list[float], iterations: int = ITERATIONS, seed: int = SEED) -> tuple[float, float]:

@@ -136,10 +136,10 @@ def gpt_align(items):
         log.error("%s: the judge could map none of the %d responses; gpt_align is NaN (see the judge log)",
                   aggregation_context.current_task(), len(judged))
         return float("nan")
-    acc = sum(letter == item["answer"] for item, letter in zip(judged, letters)) / len(items)
-    # Missing audio and unmapped responses count as wrong, per item as in the accuracy.
+    # Missing audio and unmapped responses count as wrong.
     right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
     aggregation_context.report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
+    acc = len(right) / len(items)
     aggregation_context.report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
     return acc
 
