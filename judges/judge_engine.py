@@ -3,7 +3,8 @@
 :meth:`JudgeEngine.run` takes requests (an id and chat messages) and a parser, and
 returns one :class:`JudgeOutcome` per request, in order. For each request:
 
-1. the cache is asked first; a hit costs no call;
+1. the cache is asked first; a hit costs no call, and identical requests in one run are
+   sent once (the others wait for that reply);
 2. otherwise the endpoint is called, bounded by ``concurrency`` in flight. 429, 5xx,
    timeouts and dropped connections are retried with exponential backoff, honouring
    ``Retry-After``; other HTTP errors are not retried;
@@ -23,6 +24,7 @@ callers count failures and report them.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -131,10 +133,13 @@ class JudgeEngine:
         client = self._client or self._make_client()
         stats = JudgeStats(requests=len(requests))
         gate = asyncio.Semaphore(self.config.concurrency)
+        # Identical judge prompts (two items with the same question, options and answer) are asked
+        # once: the second waits for the first's reply and reads it from the cache.
+        asking = collections.defaultdict(asyncio.Lock)
         bar = tqdm(total=len(requests), desc=desc, unit="item", disable=len(requests) < 2)
 
         async def one(request):
-            outcome = await self._judge_one(client, gate, request, parse, stats)
+            outcome = await self._judge_one(client, gate, asking, request, parse, stats)
             bar.update(1)
             return outcome
 
@@ -147,31 +152,32 @@ class JudgeEngine:
         stats.failures = sum(o.failed for o in outcomes)
         return list(outcomes), stats
 
-    async def _judge_one(self, client, gate, request, parse, stats) -> JudgeOutcome:
+    async def _judge_one(self, client, gate, asking, request, parse, stats) -> JudgeOutcome:
         cfg = self.config
         outcome = JudgeOutcome(request.item_id, request.messages)
         messages = list(request.messages)
         for attempt in range(cfg.max_parse_attempts):
             key = cache_key(cfg.model, messages, cfg.request_params(), attempt)
-            reply = self.cache.get(key)
-            if reply is not None:
-                outcome.cache.append("hit")
-                stats.cache_hits += 1
-            else:
-                outcome.cache.append("miss")
-                async with gate:
-                    if self._breaker.tripped:
-                        outcome.error = self._breaker.why()
-                        return outcome
-                    try:
-                        reply = await self._call(client, messages, stats)
-                    except Exception as e:  # every endpoint error becomes a counted failure
-                        outcome.error = chat_api.describe_error(e)
-                        self._breaker.failed(e, outcome.error)
-                        return outcome
-                self._breaker.succeeded()
-                if reply:  # an empty reply (filtered, cut off) is worth asking again next run
-                    self.cache.put(key, cfg.model, reply)
+            async with asking[key]:
+                reply = self.cache.get(key)
+                if reply is not None:
+                    outcome.cache.append("hit")
+                    stats.cache_hits += 1
+                else:
+                    outcome.cache.append("miss")
+                    async with gate:
+                        if self._breaker.tripped:
+                            outcome.error = self._breaker.why()
+                            return outcome
+                        try:
+                            reply = await self._call(client, messages, stats)
+                        except Exception as e:  # every endpoint error becomes a counted failure
+                            outcome.error = chat_api.describe_error(e)
+                            self._breaker.failed(e, outcome.error)
+                            return outcome
+                    self._breaker.succeeded()
+                    if reply:  # an empty reply (filtered, cut off) is worth asking again next run
+                        self.cache.put(key, cfg.model, reply)
             outcome.replies.append(reply)
             parsed = (request.parse or parse)(reply)
             if parsed is not None:

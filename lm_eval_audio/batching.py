@@ -38,9 +38,14 @@ class Batcher:
         run_batch: Callable[[list], list],
         desc: str,
         disable_tqdm: bool = False,
+        on_result: Callable[[object, object], None] | None = None,
     ) -> list:
-        """``groups`` each sorted heaviest first, and the heaviest group first (the auto search probes it)."""
-        results = {}
+        """``groups`` each sorted heaviest first, and the heaviest group first (the auto search probes it).
+
+        ``on_result(item, output)`` is called as each batch finishes (the wrappers hand each answer to
+        lm-eval's request cache then, so a run killed midway keeps the batches already done).
+        """
+        results = _Results(on_result)
         pbar = tqdm(total=sum(len(g) for g in groups), desc=desc, disable=disable_tqdm)
         for group in groups:
             start = 0
@@ -50,8 +55,7 @@ class Batcher:
                     done = self._probe(kind, list(group), run_batch, results)
                 else:
                     batch = list(group[start : start + size])
-                    for item, out in zip(batch, run_batch(batch), strict=True):
-                        results[item.index] = out
+                    results.add(batch, run_batch(batch))
                     done = len(batch)
                 start += done
                 pbar.update(done)
@@ -75,8 +79,21 @@ class Batcher:
                     torch.cuda.empty_cache()
                 size = max(1, size // 2)
                 continue
-            for item, out in zip(batch, outs, strict=True):
-                results[item.index] = out
+            results.add(batch, outs)
             self.found[kind] = size
             log.info("%s: batch size %d for %s requests (--batch_size auto)", self.name, size, kind)
             return len(batch)
+
+
+class _Results(dict):
+    """Outputs by item index, announced to ``on_result`` as they arrive."""
+
+    def __init__(self, on_result) -> None:
+        super().__init__()
+        self._on_result = on_result
+
+    def add(self, batch: list, outs: list) -> None:
+        for item, out in zip(batch, outs, strict=True):
+            self[item.index] = out
+            if self._on_result is not None:
+                self._on_result(item, out)

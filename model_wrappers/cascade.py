@@ -23,7 +23,7 @@ import os
 import re
 
 from lm_eval.api.instance import Instance
-from lm_eval.api.model import LM
+from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio import audio as audio_io
 from lm_eval_audio import audio_condition, bundled_models, chat_api, model_args, transcription
@@ -192,7 +192,14 @@ class CascadeLM(LM):
         skipped = len(requests) - len(inner)
         if skipped:
             log.warning("%s: %d request(s) have clips the loader marked unavailable; not run", WHO, skipped)
-        answers = getattr(self.llm, kind)(inner, disable_tqdm) if inner else []
+        # The LLM hands each answer to lm-eval's request cache as it comes, keyed by the LLM's own
+        # request; relayed here under the task's request, which is what a re-run looks up.
+        outer_args = {id(instance.args): requests[index].args for instance, index in zip(inner, owners)}
+        self.llm.cache_hook = _RelayedCacheHook(self.cache_hook, outer_args)
+        try:
+            answers = getattr(self.llm, kind)(inner, disable_tqdm) if inner else []
+        finally:
+            self.llm.cache_hook = CacheHook(None)
         out = [unanswered] * len(requests)
         for index, answer in zip(owners, answers):
             out[index] = answer
@@ -230,6 +237,19 @@ class CascadeLM(LM):
         if chat is None:
             return filled[0]["content"]
         return encode_chat_context(filled, add_generation_prompt)
+
+
+class _RelayedCacheHook:
+    """The inner LLM's cache hook: stores an answer under the outer request it answers."""
+
+    def __init__(self, outer: CacheHook, outer_args: dict[int, tuple]) -> None:
+        self._outer = outer
+        self._outer_args = outer_args
+
+    def add_partial(self, attr: str, req, res) -> None:
+        args = self._outer_args.get(id(req))
+        if args is not None:
+            self._outer.add_partial(attr, args, res)
 
 
 def _name_markers(text: str, n_clips: int, clip) -> str:

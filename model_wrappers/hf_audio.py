@@ -414,7 +414,8 @@ class HFAudioLM(LM):
         ordered = _heaviest_first(
             [sorted(g, key=lambda x: (-x.seconds, -len(x.context), x.index)) for g in groups.values()]
         )
-        outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate", self._quiet(disable_tqdm))
+        outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate",
+                                self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests))
         self._report_audio_handling()
         return outs
 
@@ -460,6 +461,15 @@ class HFAudioLM(LM):
                 text = text.split(stop, 1)[0]
             results.append(text)
         return results
+
+    def _cache_partial(self, kind: str, requests):
+        """Each answer into lm-eval's ``--use_cache`` database as its batch finishes (lm-eval itself
+        writes them only when the whole request type is done, so a killed run would keep none)."""
+
+        def add(item: _Item, answer) -> None:
+            self.cache_hook.add_partial(kind, requests[item.index].args, answer)
+
+        return add
 
     def _start_call(self) -> None:
         self._decoded.clear()
@@ -510,7 +520,8 @@ class HFAudioLM(LM):
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
         outs = self.batcher.run(
-            "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm)
+            "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm),
+            on_result=self._cache_partial("loglikelihood", requests),
         )
         self._report_audio_handling()
         return outs

@@ -234,6 +234,9 @@ class OpenAIAudioLM(LM):
                 text = chat_api.reply_text(response)
                 for stop in until:
                     text = text.split(stop, 1)[0]
+                # Into lm-eval's --use_cache database now, not when every request is done: a run
+                # killed midway keeps what it was answered.
+                self.cache_hook.add_partial("generate_until", request.args, text)
                 return text
             finally:
                 bar.update(1)

@@ -362,3 +362,29 @@ def test_unavailable_audio_is_answered_empty_without_the_model(qwen, clips, capl
     assert mixed == [plain[0], "", plain[1]]
     assert "1 clip(s) were marked unavailable" in caplog.text and "missing audio file" in caplog.text
     assert qwen.loglikelihood([ll("<audio>It is", " yes", [gone])]) == [(float("-inf"), False)]
+
+
+def test_answers_reach_the_request_cache_batch_by_batch(tiny_qwen2_audio, clips, tmp_path):
+    """A run that dies midway (here the third batch raises) keeps the batches already answered in
+    lm-eval's --use_cache database, under the keys a re-run looks up, and the re-run asks only for the rest."""
+    from lm_eval.api.model import CachingLM
+
+    requests = [gen(f"<audio>Describe clip {i}.", [p]) for i, p in enumerate(clips)]
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=4)
+    expected = model.generate_until(requests)
+    cached = CachingLM(model, str(tmp_path / "cache.db"))
+    run_rows, batches = model._generate_rows, []
+
+    def dies_on_the_third_batch(batch):
+        batches.append(len(batch))
+        if len(batches) == 3:
+            raise RuntimeError("killed")
+        return run_rows(batch)
+
+    model._generate_rows = dies_on_the_third_batch
+    with pytest.raises(RuntimeError, match="killed"):
+        cached.generate_until(requests)
+    assert len(cached.dbdict) == 8
+    batches.clear()
+    assert cached.generate_until(requests) == expected
+    assert sum(batches) == 8  # only the requests never answered
