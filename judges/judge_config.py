@@ -10,7 +10,7 @@ import os
 from dataclasses import asdict, dataclass
 
 from lm_eval_audio import chat_api
-from lm_eval_audio.model_args import KEY_ARGUMENTS
+from lm_eval_audio.model_args import refuse_secrets
 
 # The paper's judge (AIR-Bench section 4.2 and score_chat.py's default).
 DEFAULT_MODEL = "gpt-4-0125-preview"
@@ -115,12 +115,10 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
     ``<setting>_default`` metadata (AudioBench tasks name Llama-3-70B-Instruct there).
     """
     metadata = dict(metadata or {})
-    for forbidden in KEY_ARGUMENTS:
-        if forbidden in metadata:
-            raise JudgeConfigError(
-                f"--metadata has {forbidden!r}: API keys are read from the environment only "
-                "(export OPENAI_API_KEY=...), so that they never land in results or logs"
-            )
+    try:
+        refuse_secrets("the judge", metadata, where="metadata")
+    except ValueError as e:
+        raise JudgeConfigError(str(e)) from None
     values = _settings(metadata)
     if not values["judge_base_url"] and not os.environ.get("OPENAI_API_KEY"):
         return None

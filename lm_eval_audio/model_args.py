@@ -6,9 +6,21 @@ that followed ``key=``; a typo such as ``check_model=flase`` must not quietly me
 
 from __future__ import annotations
 
+import os
+import re
+
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
-# Never accepted in model_args, which lm-eval copies into the results.
-KEY_ARGUMENTS = ("api_key", "key", "openai_api_key", "judge_api_key", "llm_api_key")
+# Never accepted in model_args, which lm-eval copies into the results: argument name -> the
+# environment variable to set instead.
+KEY_ARGUMENTS = {
+    "api_key": "OPENAI_API_KEY", "key": "OPENAI_API_KEY", "openai_api_key": "OPENAI_API_KEY",
+    "judge_api_key": "OPENAI_API_KEY", "llm_api_key": "OPENAI_API_KEY",
+    "token": "HF_TOKEN", "hf_token": "HF_TOKEN", "use_auth_token": "HF_TOKEN",
+}
+# Environment variables whose values must not turn up in model_args either.
+KEY_VARIABLES = ("OPENAI_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+# The shapes of OpenAI, Hugging Face and Google keys, whatever argument carries them.
+KEY_SHAPE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{16,}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_\-]{30,})")
 
 
 def as_bool(who: str, name: str, value) -> bool:
@@ -37,16 +49,38 @@ def number(who: str, name: str, value, kind=int, minimum: float = 1):
 _FROM_LM_EVAL = {"self", "batch_size", "max_batch_size", "device", "unknown"}
 
 
-def refuse_unknown(who: str, unknown: dict, init) -> None:
-    """An API key, or any argument ``init`` (the wrapper's ``__init__``) does not take, is an error."""
+def refuse_secrets(who: str, given: dict, key_env: str | None = None, where: str = "model_args") -> None:
+    """No credential in model arguments: not under a key's name, not shaped like a key, and not
+    the value of a key variable of the environment (``key_env`` too). The error names the argument,
+    never the value, and the variable to use instead."""
+    variables = [v for v in (key_env, *KEY_VARIABLES) if v]
+    secrets = {os.environ[v]: v for v in variables if len(os.environ.get(v) or "") >= 8}
+    for name, value in given.items():
+        text = "" if value is None else str(value)
+        if name in KEY_ARGUMENTS:
+            env = KEY_ARGUMENTS[name]
+        elif not text:
+            continue
+        elif any(secret in text for secret in secrets):
+            env = next(v for secret, v in secrets.items() if secret in text)
+        elif KEY_SHAPE.search(text):
+            env = "HF_TOKEN" if "hf_" in text else "OPENAI_API_KEY"
+        else:
+            continue
+        other = " (or name another variable with api_key_env=)" if env == "OPENAI_API_KEY" else ""
+        raise ValueError(
+            f"{who}: {where} {name}= holds a credential, and lm-eval copies {where} into the results JSON; "
+            f"keys are read from the environment only: export {env}=...{other} and drop it from --{where}"
+        )
+
+
+def refuse_unknown(who: str, unknown: dict, init, given: dict | None = None, key_env: str | None = None) -> None:
+    """A credential among the arguments (``given``: all of them, as the wrapper received them), or any
+    argument ``init`` (the wrapper's ``__init__``) does not take, is an error."""
     import inspect
 
-    for name in KEY_ARGUMENTS:
-        if name in unknown:
-            raise ValueError(
-                f"{who}: {name}= would be copied into the results; API keys are read from the environment only: "
-                "export OPENAI_API_KEY=... (or name another variable with api_key_env=)"
-            )
+    given = {k: v for k, v in (given or {}).items() if k not in ("self", "unknown", "__class__")}
+    refuse_secrets(who, {**given, **unknown}, key_env)
     if unknown:
         accepted = [p for p in inspect.signature(init).parameters if p not in _FROM_LM_EVAL]
         raise TypeError(f"{who}: unknown model_args {sorted(unknown)}. Accepted: {', '.join(accepted)}")

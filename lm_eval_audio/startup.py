@@ -18,7 +18,8 @@ environment. That is why this module imports nothing heavy: it only puts a finde
   (``metadata: {aggregate_over: subgroups}``: AIR-Bench's average of categories);
 * tells aggregation functions which task they aggregate (for the judge metrics), and
   lets them report their own standard errors;
-* refuses, before the model runs, a judged task with no judge configured; and writes
+* refuses a credential in an audio model's ``--model_args`` before lm-eval logs them, and,
+  before the model runs, a judged task with no judge configured; and writes
   the judge logs and settings next to lm-eval's results;
 * names a ``cascade`` run's results folder after its recognizer and LLM, and an ablated
   run's (``audio=none``, ...) after its condition; records the condition in the results,
@@ -269,6 +270,28 @@ def _on_evaluator(module) -> None:
         return evaluate
 
     _wrap(module, "evaluate", make)
+
+    def make_simple(original):
+        def simple_evaluate(*args, **kwargs):
+            import inspect
+
+            from lm_eval_audio.model_args import refuse_secrets
+
+            bound = inspect.signature(original).bind_partial(*args, **kwargs).arguments
+            model, given = bound.get("model"), bound.get("model_args")
+            if isinstance(model, str) and model in MODELS and given:
+                # Before lm-eval logs the arguments ("Initializing ... with arguments: {...}").
+                from lm_eval.utils import simple_parse_args_string
+
+                given = simple_parse_args_string(given) if isinstance(given, str) else dict(given)
+                refuse_secrets(model, given, given.get("api_key_env") or given.get("llm_api_key_env"))
+            if isinstance(bound.get("metadata"), dict):  # the judge's settings travel there, into the results
+                refuse_secrets("lm-eval-audio", bound["metadata"], where="metadata")
+            return original(*args, **kwargs)
+
+        return simple_evaluate
+
+    _wrap(module, "simple_evaluate", make_simple)
 
 
 def _record_condition(results: dict, condition) -> None:

@@ -83,7 +83,7 @@ class CascadeLM(LM):
         **unknown,
     ) -> None:
         super().__init__()
-        model_args.refuse_unknown(WHO, unknown, type(self).__init__)
+        model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), llm_api_key_env)
         # Applied before recognition: audio=none gives the LLM the task's text alone.
         self.audio_condition = audio_condition.parse(audio, WHO)
         if llm not in LLM_BACKENDS:

@@ -131,7 +131,7 @@ class HFAudioLM(LM):
     ) -> None:
         super().__init__()
         unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
-        refuse_unknown("hf-audio", unknown, HFAudioLM.__init__)
+        refuse_unknown("hf-audio", unknown, HFAudioLM.__init__, locals())
         self.audio_condition = audio_condition.parse(audio, "hf-audio")
         if long_audio not in _LONG_AUDIO_POLICIES:
             raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")

@@ -79,7 +79,7 @@ class OpenAIAudioLM(LM):
         **unknown,
     ) -> None:
         super().__init__()
-        model_args.refuse_unknown(WHO, unknown, type(self).__init__)
+        model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), api_key_env)
         self.audio_condition = audio_condition.parse(audio, WHO)
         if not model:
             raise ValueError(

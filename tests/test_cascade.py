@@ -111,7 +111,7 @@ def test_prompt_template_file_and_its_checks(speech, tmp_path):
             CascadeLM(llm="openai", llm_model="nope", llm_base_url=server.base_url)
         with pytest.raises(ValueError, match="English-only"):
             CascadeLM(asr_language="de")
-        with pytest.raises(ValueError, match="llm_api_key= would be copied into the results"):
+        with pytest.raises(ValueError, match="llm_api_key= holds a credential"):
             CascadeLM(llm_api_key="secret")
 
 

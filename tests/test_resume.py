@@ -3,7 +3,7 @@ scores, then started again with the same command: it finishes with the results o
 never interrupted, and asks neither the model nor the judge again for what it already had.
 
 The model is ``openai-audio`` against one scripted server and the judge another, so every
-call either makes is counted."""
+call either makes is counted. Both are called with an API key, which no file the runs wrote holds."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ def _env(judge, judge_cache: Path) -> dict:
 def _run(cmd, env) -> None:
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
+    assert KEY not in proc.stdout + proc.stderr
 
 
 def _kill_when(cmd, env, server, calls: int) -> None:
@@ -125,3 +126,11 @@ def test_a_run_killed_while_answering_and_while_judging_resumes_to_the_same_resu
     reference, resumed = _scored(tmp_path / "reference"), _scored(tmp_path / "resumed")
     assert resumed[0] == reference[0]
     assert len(resumed[1]) == N_ITEMS and resumed[1] == reference[1]
+
+    # The key both the model server and the judge were called with is in no file the runs wrote:
+    # results, sample and judge logs, the request cache, the judge cache (and its WAL).
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert len(written) >= 12 and any(p.name.startswith("judge_log_") for p in written)
+    assert model.authorization == judge.authorization == {f"Bearer {KEY}"}
+    for path in written:
+        assert KEY.encode() not in path.read_bytes(), path
