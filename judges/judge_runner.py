@@ -25,6 +25,18 @@ def fill(template: str, values: dict[str, str]) -> str:
     return pattern.sub(lambda m: values[m.group(0)], template)
 
 
+# The longest model answer a judge prompt carries. Past it the answer is cut, with a note saying how
+# much: a padded answer cannot push the judge's instructions out of its context window. AIR-Bench chat
+# answers are generated with max_gen_toks 512 (about 2,500 characters); this is over three times that.
+MAX_ANSWER_CHARS = 8000
+
+
+def bounded_answer(text: str) -> str:
+    if len(text) <= MAX_ANSWER_CHARS:
+        return text
+    return text[:MAX_ANSWER_CHARS] + f"\n[... {len(text) - MAX_ANSWER_CHARS} more characters of this answer not shown]"
+
+
 def _memo_key(kind: str, task: str, config: JudgeConfig, items: list[dict]) -> str:
     blob = json.dumps([kind, task, config.public(), items], sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -43,7 +55,11 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
         return known
     engine = JudgeEngine(config)
     requests, owners = [], []
+    cut = 0
     for index, item in enumerate(items):
+        response = item.get("response")
+        if isinstance(response, str) and len(response) > MAX_ANSWER_CHARS:
+            item, cut = {**item, "response": bounded_answer(response)}, cut + 1
         for pass_name, messages, parse_one, reask in requests_for(item):
             requests.append(JudgeRequest(f"{item['uniq_id']}:{pass_name}", messages, parse_one, reask))
             owners.append((index, pass_name))
@@ -70,12 +86,16 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
             },
         )
     failed = sorted({str(items[i]["uniq_id"]) for (i, _), o in zip(owners, outcomes) if o.failed})
-    _summarize(task, kind, config, stats, failed, prompt_version)
+    if cut:
+        log.warning("judge [%s]: %d answer(s) longer than %d characters were cut to that length in the judge's "
+                    "prompt (counted as answers_cut in the judge summary)", task, cut, MAX_ANSWER_CHARS)
+    _summarize(task, kind, config, stats, failed, prompt_version, cut)
     judge_log.remember_verdicts(key, verdicts)
     return verdicts
 
 
-def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str) -> None:
+def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str,
+               answers_cut: int) -> None:
     judge_log.summarize(
         task,
         {
@@ -88,6 +108,7 @@ def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, fai
             "retries": stats.retries,
             "reasks": stats.reasks,
             "failed_items": failed,
+            "answers_cut": answers_cut,
         },
     )
     log.info(
