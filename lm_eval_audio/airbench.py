@@ -131,6 +131,9 @@ def _item_problem(item, index: int, track: str, meta_path: str) -> str | None:
     missing = [k for k in _REQUIRED[track] if item.get(k) is None]
     if missing:
         return f"lacks {', '.join(missing)}"
+    escape = _escapes_the_snapshot(item)
+    if escape:
+        return escape
     if track == "Foundation":
         choices = [item.get(k) for k in ("choice_a", "choice_b", "choice_c", "choice_d")]
         if item["answer_gt"] not in [c for c in choices if c is not None]:
@@ -138,10 +141,48 @@ def _item_problem(item, index: int, track: str, meta_path: str) -> str | None:
     return None
 
 
+def _escapes_the_snapshot(item: dict) -> str | None:
+    """A ``path`` (or folder name) that would lead out of ``<root>/<Track>/<task>_<dataset>/``:
+    absolute, or climbing with ``..``. The official files never do; a tampered one is refused."""
+    from lm_eval_audio.audio_refs import leaves_folder
+
+    for key in ("task_name", "dataset_name", "path"):
+        value = str(item[key])
+        if leaves_folder(value):
+            return f"{key} {value!r} leads outside the snapshot folder (absolute, or with '..'): refused"
+        if key != "path" and ("/" in value or "\\" in value):
+            return f"{key} {value!r} holds a path separator: refused"
+    return None
+
+
+KNOWN_TASKS = {
+    "Foundation": {t for tasks in FOUNDATION_CATEGORIES.values() for t in tasks},
+    "Chat": {t for tasks in CHAT_CATEGORIES.values() for t in tasks},
+}
+_reported_unknown: set = set()
+
+
+def _report_unknown_tasks(meta: tuple, meta_path: str) -> None:
+    """Items under a task name no task reads would be left out of every task without a word."""
+    track = "Foundation" if meta_path.endswith("Foundation_meta.json") else "Chat"
+    unknown = Counter(str(item.get("task_name")) for item in meta
+                      if isinstance(item, dict) and item.get("task_name") not in KNOWN_TASKS[track])
+    for name, count in unknown.items():
+        run_report.note("airbench_unknown_task_names", f"{track}/{name}", {"items": count, "meta": meta_path})
+    if unknown and meta_path not in _reported_unknown:
+        _reported_unknown.add(meta_path)
+        log.warning("%s: %d item(s) name a task AIR-Bench does not have and are evaluated by no task: %s; "
+                    "fix task_name in the metadata (the known names are the folder prefixes of the official "
+                    "snapshot)", meta_path, sum(unknown.values()),
+                    ", ".join(f"{name!r} ({count})" for name, count in unknown.most_common(5)))
+
+
 def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: str) -> list[dict]:
     """The documents of one lm-eval task: the items of ``task_names`` (all if None)."""
     meta = read_meta(root, track)
     meta_path = str(root / track / f"{track}_meta.json")
+    if task_names is not None:
+        _report_unknown_tasks(meta, meta_path)
     selected, invalid = [], []
     for index, item in enumerate(meta):
         if task_names is not None and item.get("task_name") not in task_names:

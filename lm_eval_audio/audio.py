@@ -66,8 +66,41 @@ def _read_ffmpeg(source, ref: dict) -> tuple[np.ndarray, int]:
     return np.frombuffer(proc.stdout, dtype=np.float32).reshape(-1, 1), sr
 
 
+def declared_seconds(head: bytes) -> float | None:
+    """The length a WAV or FLAC header declares, from the file's first bytes; None for other
+    formats, or a header that leaves it open (a streamed WAV's 0 or 0xFFFFFFFF data size)."""
+    if head[:4] == b"fLaC" and len(head) >= 26:
+        info = int.from_bytes(head[18:26], "big")  # STREAMINFO: rate 20 bits ... total samples 36 bits
+        rate, total = info >> 44, info & ((1 << 36) - 1)
+        return total / rate if rate and total else None
+    if head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+        return None
+    pos, byte_rate = 12, None
+    while pos + 8 <= len(head):
+        chunk, size = head[pos:pos + 4], int.from_bytes(head[pos + 4:pos + 8], "little")
+        if chunk == b"fmt " and pos + 20 <= len(head):
+            byte_rate = int.from_bytes(head[pos + 16:pos + 20], "little")
+        elif chunk == b"data":
+            return size / byte_rate if byte_rate and size not in (0, 0xFFFFFFFF) else None
+        pos += 8 + size + (size & 1)
+    return None
+
+
+def _check_complete(ref: dict, head: bytes, frames: int, sr: int) -> None:
+    """A file cut short decodes without complaint to its first part: compare with its header."""
+    declared = declared_seconds(head)
+    if declared is None or ref.get("start") is not None or ref.get("end") is not None:
+        return
+    held = frames / sr
+    if held < declared - max(0.05, 0.01 * declared):
+        raise AudioError(
+            f"{describe(ref)}: truncated file: its header declares {declared:.2f} s, it holds {held:.2f} s; "
+            "download or convert it again"
+        )
+
+
 def _decode(ref: dict) -> tuple[np.ndarray, int]:
-    """Samples as (frames, channels) float32, and their rate."""
+    """Samples as (frames, channels) float32, and their rate, of a whole, undamaged file."""
     if ref.get("table") is not None:
         from lm_eval_audio import table_audio
 
@@ -84,12 +117,14 @@ def _decode(ref: dict) -> tuple[np.ndarray, int]:
     if ref.get("bytes") is not None:
         if len(ref["bytes"]) == 0:
             raise AudioError(f"{describe(ref)}: audio bytes are empty")
+        head = bytes(ref["bytes"][:4096])
         source_for = lambda: io.BytesIO(bytes(ref["bytes"]))  # noqa: E731
     else:
         path = ref["path"]
         try:
             with open(path, "rb") as f:
-                if not f.read(1):
+                head = f.read(4096)
+                if not head:
                     raise AudioError(f"audio file is empty (0 bytes): {path}")
         except FileNotFoundError:
             raise AudioError(f"audio file not found: {path}") from None
@@ -99,9 +134,11 @@ def _decode(ref: dict) -> tuple[np.ndarray, int]:
     import soundfile as sf
 
     try:
-        return _read_soundfile(source_for(), ref)
+        data, sr = _read_soundfile(source_for(), ref)
     except (sf.LibsndfileError, RuntimeError, TypeError):
-        return _read_ffmpeg(source_for(), ref)
+        data, sr = _read_ffmpeg(source_for(), ref)
+    _check_complete(ref, head, data.shape[0], sr)
+    return data, sr
 
 
 def resample(samples: np.ndarray, orig_sr: int, target_sr: int) -> np.ndarray:

@@ -58,6 +58,13 @@ def normalize(ref: Any) -> dict:
     )
 
 
+def leaves_folder(path: str) -> bool:
+    """Whether a path from a data file would lead out of the folder it is relative to: absolute
+    (a drive letter too), or climbing with ``..``. Such paths in metadata are refused."""
+    text = str(path)
+    return text.startswith(("/", "\\")) or (len(text) > 1 and text[1] == ":") or ".." in text.replace("\\", "/").split("/")
+
+
 def unavailable_reason(ref: Any) -> str | None:
     """Why the loader marked this clip unusable, or None for a usable reference."""
     if isinstance(ref, dict) and ref.get("unavailable"):

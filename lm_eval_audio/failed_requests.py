@@ -1,8 +1,10 @@
 """Requests a model wrapper could not get answered, kept visible.
 
-An API request that still fails after its retries does not stop the run: the wrapper
-answers it with a :class:`FailedResponse` (an empty string to lm-eval's filters and
-metrics) and :func:`record` notes it, so the results JSON lists it under
+An API request that still fails after its retries, or a request whose clip cannot be
+decoded (corrupt, cut short, NaN samples), does not stop the run: the wrapper answers it
+with a :class:`FailedResponse` (an empty string to lm-eval's filters and metrics; a
+:class:`FailedScore`, log-likelihood -inf, for a scored continuation) and :func:`record`
+notes it, so the results JSON lists it under
 ``lm_eval_audio_data.failed_requests`` (and counts them per task under
 ``failed_request_counts``) and the log says how many. Its item is scored as the task scores
 an empty answer (usually wrong). The startup hook keeps
@@ -31,20 +33,37 @@ class FailedResponse(str):
         return (FailedResponse, (self.error,))
 
 
-def record(who: str, request, error: str) -> FailedResponse:
+class FailedScore(tuple):
+    """The log-likelihood ``(-inf, False)`` given for a request that failed for good."""
+
+    def __new__(cls, error: str):
+        obj = super().__new__(cls, (float("-inf"), False))
+        obj.error = error
+        return obj
+
+    def __reduce__(self):
+        return (FailedScore, (self.error,))
+
+
+def is_failed(answer) -> bool:
+    return isinstance(answer, (FailedResponse, FailedScore))
+
+
+def record(who: str, request, error: str, kind: str = "generate_until"):
     """Note the failure under ``task/doc N`` (a list: a document's repeats may fail more than
-    once) and count it per task."""
+    once) and count it per task; the answer to give (by request ``kind``)."""
     task = getattr(request, "task_name", None) or "unknown_task"
     run_report.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
     run_report.add("failed_request_counts", task, 1)
-    return FailedResponse(error)
+    return FailedResponse(error) if kind == "generate_until" else FailedScore(error)
 
 
 def summarize(who: str, answers: list) -> None:
-    failed = [a for a in answers if isinstance(a, FailedResponse)]
+    failed = [a for a in answers if is_failed(a)]
     if failed:
         log.warning(
-            "%s: %d of %d request(s) failed after their retries and were answered empty (listed in the results "
-            "under lm_eval_audio_data.failed_requests; with --use_cache a re-run asks only these again); first: %s",
+            "%s: %d of %d request(s) failed for good (an endpoint error after the retries, or audio that cannot "
+            "be decoded) and were answered empty (listed in the results under lm_eval_audio_data.failed_requests; "
+            "with --use_cache a re-run asks only these again); first: %s",
             who, len(failed), len(answers), failed[0].error,
         )

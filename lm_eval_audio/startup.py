@@ -10,8 +10,9 @@ environment. That is why this module imports nothing heavy: it only puts a finde
   registering first would hide ``hf`` and the rest);
 * puts our ``tasks/`` folder on every ``TaskManager``'s include path, before the
   user's ``--include_path`` so that a user's task of the same name wins;
-* makes lm-eval's request-cache key (``--use_cache``) depend on the audio content, and
-  keeps requests that failed for good (``lm_eval_audio.failed_requests``) out of that cache;
+* makes lm-eval's request-cache key (``--use_cache``) depend on the audio content, keeps
+  requests that failed for good (``lm_eval_audio.failed_requests``) out of that cache, and
+  moves an unreadable cache file aside (with a warning) instead of failing the run;
 * leaves out of a group a member task whose data is absent from a partial snapshot
   (the loader raises an error marked ``skippable_in_group``), with a warning;
 * lets a group average its subgroups instead of its leaf tasks
@@ -122,7 +123,7 @@ def _on_api_model(module) -> None:
                 return fn
 
             def run(requests):
-                from lm_eval_audio.failed_requests import FailedResponse
+                from lm_eval_audio.failed_requests import is_failed
 
                 condition = getattr(self.lm, "audio_condition", None)
                 _caching_condition[0] = None if condition is None else str(condition)
@@ -130,7 +131,7 @@ def _on_api_model(module) -> None:
                     answers = fn(requests)
                     # A failed request is not an answer: keep it out of the cache so a re-run asks again.
                     for request, answer in zip(requests, answers):
-                        if isinstance(answer, FailedResponse):
+                        if is_failed(answer):
                             self.dbdict.pop(module.hash_args(attr, request.args), None)
                 finally:
                     _caching_condition[0] = None
@@ -142,6 +143,20 @@ def _on_api_model(module) -> None:
         return __getattr__
 
     _wrap(module.CachingLM, "__getattr__", make)
+
+    def make_init(original):
+        def __init__(self, lm, cache_db, *args, **kwargs):
+            from lm_eval_audio.text_store import set_aside_unreadable, sqlite_problem
+
+            # Checked first: SqliteDict would open a damaged file and fail at the first lookup.
+            problem = sqlite_problem(cache_db)
+            if problem is not None:
+                set_aside_unreadable(cache_db, "the --use_cache database", problem)
+            original(self, lm, cache_db, *args, **kwargs)
+
+        return __init__
+
+    _wrap(module.CachingLM, "__init__", make_init)
 
 
 # The audio condition of the model whose requests CachingLM is keying (set around each call).

@@ -127,6 +127,9 @@ def resolve(ref: dict) -> dict:
     slice_ = {k: ref[k] for k in ("start", "end") if ref.get(k) is not None}
     if data is not None:
         return {"bytes": data, "path": f"{where} ({path or 'audio'})", **slice_}
-    if not os.path.isabs(path):
-        path = os.path.join(os.path.dirname(ref["table"]), path)
-    return {"path": path, **slice_}
+    from lm_eval_audio.audio_refs import leaves_folder
+
+    if leaves_folder(path):
+        raise AudioError(f"{where}: the audio cell's path {path!r} leads outside the folder of its table "
+                         "(absolute, or with '..'): refused; the published shards hold the audio bytes")
+    return {"path": os.path.join(os.path.dirname(ref["table"]), path), **slice_}

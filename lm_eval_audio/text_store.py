@@ -7,10 +7,42 @@ soon as it is put, so a run killed midway keeps everything it had already paid f
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
 import threading
 import time
+
+
+log = logging.getLogger("lm_eval.audio")
+
+
+def sqlite_problem(path: str) -> Exception | None:
+    """Why SQLite cannot read the file at ``path`` (garbage, cut short), or None (fine, or absent)."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                return sqlite3.DatabaseError("quick_check found damaged pages")
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as e:
+        return e
+    return None
+
+
+def set_aside_unreadable(path: str, what: str, error: Exception) -> str:
+    """Move a cache file SQLite cannot read (garbage, cut short) out of the way, with its WAL and
+    shared-memory files, so that a new one is built in its place; returns where it went."""
+    aside = f"{path}.unreadable-{time.strftime('%Y%m%d-%H%M%S')}"
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.replace(path + suffix, aside + suffix)
+    log.warning("%s %s is unreadable (%s): moved to %s and rebuilt empty; what it held is asked for again",
+                what, path, error, aside)
+    return aside
 
 
 class TextStore:
@@ -20,17 +52,27 @@ class TextStore:
         parent = os.path.dirname(os.path.abspath(path))
         try:
             os.makedirs(parent, exist_ok=True)
-            self._db = sqlite3.connect(path, timeout=60, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # A killed process loses nothing committed in WAL mode with NORMAL sync; only a power
-            # cut can drop the last values. FULL would fsync once per value.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, created REAL)"
-            )
+            problem = sqlite_problem(path)
+            if problem is not None:  # not a database, or damaged: a cache can be rebuilt
+                set_aside_unreadable(path, what, problem)
+            self._db = self._open(path)
         except (OSError, sqlite3.Error) as e:
             raise OSError(f"{what} {path!r} cannot be opened ({e}); point {setting} at a writable file") from e
         self._lock = threading.Lock()
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        db = sqlite3.connect(path, timeout=60, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            # A killed process loses nothing committed in WAL mode with NORMAL sync; only a power
+            # cut can drop the last values. FULL would fsync once per value.
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("CREATE TABLE IF NOT EXISTS replies (key TEXT PRIMARY KEY, model TEXT, reply TEXT, created REAL)")
+        except sqlite3.Error:
+            db.close()
+            raise
+        return db
 
     def get(self, key: str) -> str | None:
         with self._lock:

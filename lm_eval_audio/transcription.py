@@ -165,10 +165,13 @@ class TranscriptCache:
     def _key(self, digest: str) -> str:
         return hashlib.sha256(f"{self._identity}|{digest}".encode()).hexdigest()
 
-    def get_all(self, clips: dict[str, object], decode) -> tuple[dict[str, str], int]:
-        """Transcripts for ``{digest: reference}``, and how many had to be transcribed;
-        ``decode(ref)`` gives the samples of a clip to transcribe."""
-        out, missing = {}, []
+    def get_all(self, clips: dict[str, object], decode) -> tuple[dict[str, str], int, dict[str, str]]:
+        """Transcripts for ``{digest: reference}``, how many had to be transcribed, and why each
+        clip that could not be decoded was not (``decode(ref)`` gives the samples of a clip, or
+        raises ``AudioError``)."""
+        from lm_eval_audio.audio_refs import AudioError
+
+        out, missing, errors = {}, [], {}
         for digest in clips:
             text = self._memory.get(digest)
             if text is None:
@@ -179,8 +182,14 @@ class TranscriptCache:
                 out[digest] = self._memory[digest] = text
         # A few clips at a time: decoded audio is dropped once transcribed.
         for start in range(0, len(missing), 8):
-            chunk = missing[start:start + 8]
-            for digest, text in zip(chunk, self.transcriber.transcribe([decode(clips[d]) for d in chunk])):
+            chunk, samples = [], []
+            for digest in missing[start:start + 8]:
+                try:
+                    samples.append(decode(clips[digest]))
+                    chunk.append(digest)
+                except AudioError as e:
+                    errors[digest] = str(e)
+            for digest, text in zip(chunk, self.transcriber.transcribe(samples) if samples else []):
                 self._store.put(self._key(digest), self.transcriber.name, text)
                 out[digest] = self._memory[digest] = text
-        return out, len(missing)
+        return out, len(missing) - len(errors), errors

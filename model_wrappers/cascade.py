@@ -26,7 +26,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio import audio as audio_io
-from lm_eval_audio import audio_condition, bundled_models, chat_api, model_args, transcription
+from lm_eval_audio import audio_condition, bundled_models, chat_api, failed_requests, model_args, transcription
 from lm_eval_audio.audio_refs import content_digest
 from lm_eval_audio.prompting import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
 from lm_eval_audio.request_args import split_request
@@ -175,21 +175,25 @@ class CascadeLM(LM):
         parts = [split_request(i, r.args, WHO, condition=self.audio_condition) for i, r in enumerate(requests)]
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
-        texts, transcribed = self.transcripts.get_all(
+        texts, transcribed, undecodable = self.transcripts.get_all(
             clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE)
         )
         if clips:
             log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),
                      transcribed, len(clips) - transcribed)
-        inner, owners = [], []
+        inner, owners, failed = [], [], {}
         for request, p in zip(requests, parts):
             if p.unavailable is not None:
                 continue  # the loader marked the clip missing: answered without the LLM, as hf-audio does
+            errors = [undecodable[digests[id(ref)]] for ref in p.refs if digests[id(ref)] in undecodable]
+            if errors:  # this clip only: counted and named, the run goes on
+                failed[p.index] = failed_requests.record(WHO, request, errors[0], kind)
+                continue
             context = self._prompt(p.context, [texts[digests[id(ref)]] for ref in p.refs]) if p.refs else p.context
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)
-        skipped = len(requests) - len(inner)
+        skipped = len(requests) - len(inner) - len(failed)
         if skipped:
             log.warning("%s: %d request(s) have clips the loader marked unavailable; not run", WHO, skipped)
         # The LLM hands each answer to lm-eval's request cache as it comes, keyed by the LLM's own
@@ -200,9 +204,10 @@ class CascadeLM(LM):
             answers = getattr(self.llm, kind)(inner, disable_tqdm) if inner else []
         finally:
             self.llm.cache_hook = CacheHook(None)
-        out = [unanswered] * len(requests)
+        out = [failed.get(i, unanswered) for i in range(len(requests))]
         for index, answer in zip(owners, answers):
             out[index] = answer
+        failed_requests.summarize(WHO, out)
         return out
 
     def _prompt(self, context: str, transcripts: list[str]) -> str:

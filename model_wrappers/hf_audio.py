@@ -24,8 +24,8 @@ from lm_eval.models.utils import normalize_gen_kwargs
 from transformers import StoppingCriteria
 
 from lm_eval_audio import audio as audio_io
-from lm_eval_audio import audio_condition
-from lm_eval_audio.audio_refs import content_digest, describe
+from lm_eval_audio import audio_condition, failed_requests
+from lm_eval_audio.audio_refs import AudioError, content_digest, describe
 from lm_eval_audio.batching import Batcher
 from lm_eval_audio.model_args import as_bool, refuse_unknown
 from lm_eval_audio.prompting import (
@@ -69,6 +69,14 @@ class _StopOnStrings(StoppingCriteria):
         new = input_ids[:, self.prompt_len :]
         texts = self.tokenizer.batch_decode(new[:, -self.window :], skip_special_tokens=True)
         return torch.tensor([any(s in t for s in self.stops) for t in texts], device=input_ids.device)
+
+
+class _ClipFailed(Exception):
+    """A row's clip could not be decoded; ``index`` names the row."""
+
+    def __init__(self, index: int, error: AudioError) -> None:
+        super().__init__(str(error))
+        self.index, self.error = index, error
 
 
 def _heaviest_first(groups: list[list[_Item]]) -> list[list[_Item]]:
@@ -201,7 +209,7 @@ class HFAudioLM(LM):
         self.batcher = Batcher(None if auto else int(batch_size), int(max_batch_size or 64), "hf-audio")
         self.batch_sizes = self.batcher.found  # lm-eval records these in the results' config
         self._decoded: OrderedDict[str, list] = OrderedDict()  # recent clips, after the long-audio policy
-        self._start_call()
+        self._start_call([])
 
         if self.max_audio_seconds:
             what = (
@@ -314,7 +322,10 @@ class HFAudioLM(LM):
                 f"hf-audio: {self.pretrained!r} has no audio processor (a text-only model), and request {item.index} "
                 "carries audio; evaluate a text LLM on audio tasks with --model cascade (speech recognition, then the LLM)"
             )
-        return [self._clip(ref) for ref in item.refs]
+        try:
+            return [self._clip(ref) for ref in item.refs]
+        except AudioError as e:
+            raise _ClipFailed(item.index, e) from e
 
     def _clip(self, ref) -> list:
         key = content_digest(ref)
@@ -405,7 +416,7 @@ class HFAudioLM(LM):
     # --- generate_until ---------------------------------------------------------------
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-        self._start_call()
+        self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         # A batch shares one gen_kwargs; inside a group, longest audio (then text) first.
         groups: dict[str, list[_Item]] = {}
@@ -416,18 +427,27 @@ class HFAudioLM(LM):
         )
         outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate",
                                 self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests))
-        self._report_audio_handling()
+        self._report_audio_handling(outs)
         return outs
 
-    def _without_unavailable(self, batch: list[_Item], run, empty) -> list:
-        """Run the model on the rows whose audio exists; the others get ``empty``."""
+    def _without_unavailable(self, batch: list[_Item], run, empty, kind: str) -> list:
+        """Run the model on the rows whose audio exists and decodes; rows the loader marked
+        unavailable get ``empty``, rows whose clip cannot be decoded a counted failure."""
         keep = [item for item in batch if item.unavailable is None]
         self._unavailable.update(item.unavailable for item in batch if item.unavailable is not None)
-        results = iter(run(keep) if keep else [])
-        return [empty if item.unavailable is not None else next(results) for item in batch]
+        failed = {}
+        while True:
+            try:
+                results = iter(run(keep) if keep else [])
+                break
+            except _ClipFailed as e:  # rare: run the batch again without that row
+                failed[e.index] = failed_requests.record("hf-audio", self._requests[e.index], str(e.error), kind)
+                keep = [item for item in keep if item.index != e.index]
+        return [empty if item.unavailable is not None else failed[item.index] if item.index in failed else next(results)
+                for item in batch]
 
     def _generate_batch(self, batch: list[_Item]) -> list[str]:
-        return self._without_unavailable(batch, self._generate_rows, "")
+        return self._without_unavailable(batch, self._generate_rows, "", "generate_until")
 
     def _generate_rows(self, batch: list[_Item]) -> list[str]:
         import torch
@@ -467,11 +487,13 @@ class HFAudioLM(LM):
         writes them only when the whole request type is done, so a killed run would keep none)."""
 
         def add(item: _Item, answer) -> None:
-            self.cache_hook.add_partial(kind, requests[item.index].args, answer)
+            if not failed_requests.is_failed(answer):  # asked again by a re-run
+                self.cache_hook.add_partial(kind, requests[item.index].args, answer)
 
         return add
 
-    def _start_call(self) -> None:
+    def _start_call(self, requests) -> None:
+        self._requests = requests
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._unavailable: set[str] = set()
@@ -479,7 +501,8 @@ class HFAudioLM(LM):
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
 
-    def _report_audio_handling(self) -> None:
+    def _report_audio_handling(self, answers: list) -> None:
+        failed_requests.summarize("hf-audio", answers)
         if self._unavailable:
             log.warning(
                 "hf-audio: %d clip(s) were marked unavailable by the loader; their requests were not run "
@@ -516,18 +539,18 @@ class HFAudioLM(LM):
         raise ValueError(f"hf-audio: the tokenizer of {self.pretrained!r} has no BOS/EOS token for empty contexts")
 
     def loglikelihood(self, requests, disable_tqdm: bool = False) -> list[tuple[float, bool]]:
-        self._start_call()
+        self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
         outs = self.batcher.run(
             "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm),
             on_result=self._cache_partial("loglikelihood", requests),
         )
-        self._report_audio_handling()
+        self._report_audio_handling(outs)
         return outs
 
     def _loglikelihood_batch(self, batch: list[_Item]) -> list[tuple[float, bool]]:
-        return self._without_unavailable(batch, self._loglikelihood_rows, (float("-inf"), False))
+        return self._without_unavailable(batch, self._loglikelihood_rows, (float("-inf"), False), "loglikelihood")
 
     def _loglikelihood_rows(self, batch: list[_Item]) -> list[tuple[float, bool]]:
         """Score continuations; rows needing the processor (audio, chat turns) go through it."""

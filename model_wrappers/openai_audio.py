@@ -27,6 +27,7 @@ from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 
 from lm_eval_audio import audio_condition, audio_encoding, chat_api, failed_requests, model_args
+from lm_eval_audio.audio_refs import AudioError
 from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, place_audio
 from lm_eval_audio.request_args import split_request
 
@@ -219,7 +220,10 @@ class OpenAIAudioLM(LM):
                     if breaker.tripped:
                         return failed_requests.record(WHO, request, breaker.why())
                     # Encoding inside the gate: only the requests in flight hold their audio.
-                    messages = await asyncio.to_thread(self._messages, parts)
+                    try:
+                        messages = await asyncio.to_thread(self._messages, parts)
+                    except AudioError as e:  # this clip only: counted and named, the run goes on
+                        return failed_requests.record(WHO, request, str(e))
                     body, until = self._request(parts, messages)
                     try:
                         response = await chat_api.create_with_retries(
@@ -248,7 +252,7 @@ class OpenAIAudioLM(LM):
             for client in clients:
                 await client.close()
         self._last_stats = stats
-        failed = [a for a in answers if isinstance(a, failed_requests.FailedResponse)]
+        failed = [a for a in answers if failed_requests.is_failed(a)]
         if failed and len(failed) + stats["unavailable"] == len(answers):
             raise chat_api.EndpointError(
                 f"{WHO}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
