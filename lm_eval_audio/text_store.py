@@ -21,14 +21,18 @@ def sqlite_problem(path: str) -> Exception | None:
     """Why SQLite cannot read the file at ``path`` (garbage, cut short), or None (fine, or absent)."""
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
+    from pathlib import Path
+
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True)
         try:
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 return sqlite3.DatabaseError("quick_check found damaged pages")
         finally:
             db.close()
-    except sqlite3.DatabaseError as e:
+    except sqlite3.OperationalError:
+        return None  # busy or locked by another process: not damaged; opening it for real will say
+    except sqlite3.DatabaseError as e:  # not a database, or corrupt
         return e
     return None
 

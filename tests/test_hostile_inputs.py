@@ -83,7 +83,7 @@ def test_a_hostile_snapshot_runs_to_the_end_with_every_problem_counted(tiny_qwen
     root = write_snapshot(tmp_path / "snapshot", items, skip_files={12, 13})
     folder = root / "Foundation" / f"{task}_{dataset}"
     broken = _broken_clips(tmp_path / "broken")
-    for i, name in enumerate(broken):  # items 0-5 get the broken clips, 6 and 7 odd rates and a long clip
+    for i, name in enumerate(broken):  # items 0-5 get the broken clips, 6 and 7 odd rates, 8 ten minutes
         (folder / f"clip_{i}.wav").write_bytes((tmp_path / "broken" / name).read_bytes())
     sf.write(folder / "clip_6.wav", tone(1.0, sr=8000), 8000)
     sf.write(folder / "clip_7.wav", np.stack([tone(1.0, sr=48000)] * 2, 1), 48000)
@@ -103,8 +103,8 @@ def test_a_hostile_snapshot_runs_to_the_end_with_every_problem_counted(tiny_qwen
     for doc_id, name in enumerate(broken):
         if name != "empty.wav":
             assert broken[name] in failed[f"{key}/doc {doc_id}"][0], name
-    assert "Foundation/1" in notes["airbench_unusable_audio"] or any(
-        "empty audio file" in v for v in notes["airbench_unusable_audio"].values())
+    unusable = notes["airbench_unusable_audio"]
+    assert list(unusable) == [f"Foundation/{task}/3"] and unusable[f"Foundation/{task}/3"].startswith("empty audio file")
     invalid = notes["airbench_invalid_items"]
     assert "leads outside the snapshot folder" in invalid["Foundation/12"]
     assert "leads outside the snapshot folder" in invalid["Foundation/13"]
@@ -113,6 +113,7 @@ def test_a_hostile_snapshot_runs_to_the_end_with_every_problem_counted(tiny_qwen
     metrics = res["results"][key]
     assert metrics["audio_missing,none"] == 1
     assert "failed for good" in proc.stderr and "name a task AIR-Bench does not have" in proc.stderr
+    assert "1 clip(s) longer than 30 s were truncated" in proc.stderr  # the ten-minute clip
     assert "Traceback" not in proc.stderr
 
 
