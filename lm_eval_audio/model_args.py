@@ -49,6 +49,10 @@ def number(who: str, name: str, value, kind=int, minimum: float = 1):
 _FROM_LM_EVAL = {"self", "batch_size", "max_batch_size", "device", "unknown"}
 
 
+class CredentialError(ValueError):
+    """A key or token among the arguments that lm-eval would log and write into the results."""
+
+
 def refuse_secrets(who: str, given: dict, key_env: str | None = None, where: str = "model_args") -> None:
     """No credential in model arguments: not under a key's name, not shaped like a key, and not
     the value of a key variable of the environment (``key_env`` too). The error names the argument,
@@ -68,7 +72,7 @@ def refuse_secrets(who: str, given: dict, key_env: str | None = None, where: str
         else:
             continue
         other = " (or name another variable with api_key_env=)" if env == "OPENAI_API_KEY" else ""
-        raise ValueError(
+        raise CredentialError(
             f"{who}: {where} {name}= holds a credential, and lm-eval copies {where} into the results JSON; "
             f"keys are read from the environment only: export {env}=...{other} and drop it from --{where}"
         )

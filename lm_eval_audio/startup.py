@@ -22,6 +22,9 @@ environment. That is why this module imports nothing heavy: it only puts a finde
 * refuses a credential in an audio model's ``--model_args`` before lm-eval logs them, and,
   before the model runs, a judged task with no judge configured; and writes
   the judge logs and settings next to lm-eval's results;
+* prints the plugin's own errors (bad data, a missing judge, a credential in ``--model_args``)
+  as one message and exit status 2, without lm-eval's traceback (``LM_EVAL_AUDIO_TRACEBACK=1``
+  keeps it);
 * names a ``cascade`` run's results folder after its recognizer and LLM, and an ablated
   run's (``audio=none``, ...) after its condition; records the condition in the results,
   in every logged sample and in the ``--use_cache`` key.
@@ -392,7 +395,26 @@ def results_folder_name(model_source: str, model_args, name: str) -> str:
     return name
 
 
+def _on_cli(module) -> None:
+    def make(original):
+        def cli_evaluate(*args, **kwargs):
+            try:
+                return original(*args, **kwargs)
+            except Exception as e:
+                # The plugin's own errors (bad data, a missing judge, an unreadable clip, a credential in
+                # model_args) name the file or setting and the fix: the message is what a user needs.
+                if not type(e).__module__.startswith("lm_eval_audio") or os.environ.get("LM_EVAL_AUDIO_TRACEBACK"):
+                    raise
+                sys.stderr.write(f"lm_eval: error: {e}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
+                raise SystemExit(2) from None
+
+        return cli_evaluate
+
+    _wrap(module, "cli_evaluate", make)
+
+
 _AFTER_IMPORT = {
+    "lm_eval.__main__": _on_cli,
     "lm_eval.api.registry": _on_registry,
     "lm_eval.tasks.manager": _on_task_manager,
     "lm_eval.api.model": _on_api_model,

@@ -217,3 +217,15 @@ def test_an_html_error_page_with_status_200_is_a_counted_failure(tmp_path):
     assert stats.failures == 1 and outcomes[0].parsed is None and outcomes[0].error
     with sqlite3.connect(tmp_path / "c.sqlite") as db:
         assert db.execute("SELECT COUNT(*) FROM replies").fetchone()[0] == 0
+
+
+def test_a_plugin_error_is_one_message_and_status_2_without_a_traceback(tiny_qwen2_audio, tmp_path):
+    (tmp_path / "Foundation").mkdir()
+    (tmp_path / "Foundation" / "Foundation_meta.json").write_text("[{")
+    args = ["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}", "--tasks",
+            "airbench_foundation_speaker_gender_recognition"]
+    proc = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path)})
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"lm_eval: error: {tmp_path}/Foundation/Foundation_meta.json is not valid JSON" in proc.stderr
+    traced = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path), "LM_EVAL_AUDIO_TRACEBACK": "1"})
+    assert traced.returncode == 1 and "Traceback" in traced.stderr and "AirBenchDataError" in traced.stderr
