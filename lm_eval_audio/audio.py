@@ -66,9 +66,13 @@ def _read_ffmpeg(source, ref: dict) -> tuple[np.ndarray, int]:
     return np.frombuffer(proc.stdout, dtype=np.float32).reshape(-1, 1), sr
 
 
+_STREAMED_WAV_SIZE = 0x7F000000
+
+
 def declared_seconds(head: bytes) -> float | None:
     """The length a WAV or FLAC header declares, from the file's first bytes; None for other
-    formats, or a header that leaves it open (a streamed WAV's 0 or 0xFFFFFFFF data size)."""
+    formats, or a header that leaves it open: a WAV written to a pipe carries a placeholder data
+    size (0, 0xFFFFFFFF, or just under 2 GiB as espeak-ng writes), taken here as any from 2 GiB up."""
     if head[:4] == b"fLaC" and len(head) >= 26:
         info = int.from_bytes(head[18:26], "big")  # STREAMINFO: rate 20 bits ... total samples 36 bits
         rate, total = info >> 44, info & ((1 << 36) - 1)
@@ -81,7 +85,7 @@ def declared_seconds(head: bytes) -> float | None:
         if chunk == b"fmt " and pos + 20 <= len(head):
             byte_rate = int.from_bytes(head[pos + 16:pos + 20], "little")
         elif chunk == b"data":
-            return size / byte_rate if byte_rate and size not in (0, 0xFFFFFFFF) else None
+            return size / byte_rate if byte_rate and 0 < size < _STREAMED_WAV_SIZE else None
         pos += 8 + size + (size & 1)
     return None
 

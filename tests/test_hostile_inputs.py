@@ -229,3 +229,13 @@ def test_a_plugin_error_is_one_message_and_status_2_without_a_traceback(tiny_qwe
     assert f"lm_eval: error: {tmp_path}/Foundation/Foundation_meta.json is not valid JSON" in proc.stderr
     traced = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path), "LM_EVAL_AUDIO_TRACEBACK": "1"})
     assert traced.returncode == 1 and "Traceback" in traced.stderr and "AirBenchDataError" in traced.stderr
+
+
+def test_a_wav_streamed_to_a_pipe_is_not_taken_for_a_truncated_one(tmp_path):
+    """espeak-ng --stdout cannot seek back to fill in the sizes, so its header claims ~2 GiB."""
+    import subprocess
+
+    wav = subprocess.run(["espeak-ng", "--stdout", "a clip from a pipe"], capture_output=True, check=True).stdout
+    (tmp_path / "piped.wav").write_bytes(wav)
+    assert audio.declared_seconds(wav[:4096]) is None
+    assert len(audio.load(str(tmp_path / "piped.wav"), SR)) > SR // 2
