@@ -7,7 +7,9 @@ with a :class:`FailedResponse` (an empty string to lm-eval's filters and metrics
 notes it, so the results JSON lists it under
 ``lm_eval_audio_data.failed_requests`` (and counts them per task under
 ``failed_request_counts``) and the log says how many. Its item is scored as the task scores
-an empty answer (usually wrong). The startup hook keeps
+an empty answer (usually wrong). A call in which no request was answered stops the run
+(:class:`EveryRequestFailed`): a broken endpoint, or clips that none decode (say MP3 with
+no ffmpeg), would otherwise be a run of empty answers scored 0. The startup hook keeps
 these answers out of lm-eval's ``--use_cache`` database, so a re-run with the same cache
 asks exactly the failed requests again.
 """
@@ -45,6 +47,10 @@ class FailedScore(tuple):
         return (FailedScore, (self.error,))
 
 
+class EveryRequestFailed(ValueError):
+    """No request of a model call was answered; the message gives the first reason."""
+
+
 def is_failed(answer) -> bool:
     return isinstance(answer, (FailedResponse, FailedScore))
 
@@ -58,8 +64,14 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
     return FailedResponse(error) if kind == "generate_until" else FailedScore(error)
 
 
-def summarize(who: str, answers: list) -> None:
+def summarize(who: str, answers: list, not_run: int = 0) -> None:
+    """Warn of the failed answers, or stop when no request was answered; ``not_run`` counts the
+    requests whose clip the loader had marked unavailable (answered empty without the model)."""
     failed = [a for a in answers if is_failed(a)]
+    if failed and len(failed) + not_run == len(answers):
+        raise EveryRequestFailed(
+            f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
+        )
     if failed:
         log.warning(
             "%s: %d of %d request(s) failed for good (an endpoint error after the retries, or audio that cannot "

@@ -207,7 +207,7 @@ class CascadeLM(LM):
         out = [failed.get(i, unanswered) for i in range(len(requests))]
         for index, answer in zip(owners, answers):
             out[index] = answer
-        failed_requests.summarize(WHO, out)
+        failed_requests.summarize(WHO, out, not_run=skipped)
         return out
 
     def _prompt(self, context: str, transcripts: list[str]) -> str:

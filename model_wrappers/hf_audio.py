@@ -435,6 +435,7 @@ class HFAudioLM(LM):
         unavailable get ``empty``, rows whose clip cannot be decoded a counted failure."""
         keep = [item for item in batch if item.unavailable is None]
         self._unavailable.update(item.unavailable for item in batch if item.unavailable is not None)
+        self._not_run.update(item.index for item in batch if item.unavailable is not None)
         failed = {}
         while True:
             try:
@@ -497,12 +498,13 @@ class HFAudioLM(LM):
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._unavailable: set[str] = set()
+        self._not_run: set[int] = set()  # requests (by index) answered empty for an unavailable clip
 
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
 
     def _report_audio_handling(self, answers: list) -> None:
-        failed_requests.summarize("hf-audio", answers)
+        failed_requests.summarize("hf-audio", answers, not_run=len(self._not_run))
         if self._unavailable:
             log.warning(
                 "hf-audio: %d clip(s) were marked unavailable by the loader; their requests were not run "

@@ -9,6 +9,8 @@ import torch
 from conftest import tone
 from lm_eval.api.instance import Instance
 
+from lm_eval_audio import run_report
+from lm_eval_audio.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
 GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
@@ -152,10 +154,18 @@ def test_marker_count_mismatch_names_the_problem(qwen, clips):
         qwen.generate_until([gen("<audio> and <audio>?", [clips[0]])])
 
 
-def test_missing_audio_file_is_named(qwen, tmp_path):
+def test_missing_audio_file_is_named(qwen, clips, tmp_path):
+    """A clip that cannot be read fails its own request, named; a call with nothing answered stops."""
     missing = str(tmp_path / "nope.wav")
-    with pytest.raises(ValueError, match="nope.wav"):
+    run_report.take()
+    answers = qwen.generate_until([gen("<audio>What?", [clips[0]]), gen("<audio>What?", [missing])])
+    assert answers[0] == qwen.generate_until([gen("<audio>What?", [clips[0]])])[0]
+    assert isinstance(answers[1], FailedResponse) and answers[1] == "" and "nope.wav" in answers[1].error
+    (errors,) = run_report.take()["failed_requests"].values()
+    assert len(errors) == 1 and "nope.wav" in errors[0]
+    with pytest.raises(EveryRequestFailed, match="every request failed.*nope.wav"):
         qwen.generate_until([gen("<audio>What?", [missing])])
+    run_report.take()
 
 
 def test_unknown_model_arg_is_rejected(tiny_qwen2_audio):

@@ -16,7 +16,7 @@ from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_tex
 
 from conftest import REPO, results_json, run_cli, tone
 from lm_eval_audio import chat_api, run_report
-from lm_eval_audio.failed_requests import FailedResponse
+from lm_eval_audio.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
 SAMPLE = REPO / "tasks" / "airbench" / "sample_data" / "Foundation"
@@ -133,7 +133,7 @@ def test_a_request_that_fails_for_good_is_recorded_and_the_run_goes_on(clips):
         notes = run_report.take()
         assert list(notes["failed_requests"]) == ["airbench_x/doc 7"]
         # Nothing answered at all is an error, not a run of empty answers.
-        with pytest.raises(chat_api.EndpointError, match="every request failed"):
+        with pytest.raises(EveryRequestFailed, match="every request failed"):
             lm.generate_until([_request("poison", [clips[1]])])
     run_report.take()
 
@@ -221,7 +221,7 @@ def test_the_breaker_stops_sending_after_failures_in_a_row(clips):
     always = lambda body: (500, {})  # noqa: E731
     with ScriptedJudge(models=MODELS, fault_for=always) as server:
         lm = _lm(server, num_concurrent=1, max_retries=0)
-        with pytest.raises(chat_api.EndpointError, match="every request failed") as failed:
+        with pytest.raises(EveryRequestFailed, match="every request failed") as failed:
             lm.generate_until([_request(f"q{i}", [clips[0]]) for i in range(15)], disable_tqdm=True)
     assert len(server.requests) == 10  # then "not sent"
     assert "HTTP 500" in str(failed.value)
@@ -261,7 +261,7 @@ def test_cli_airbench_sample_with_use_cache_and_a_failed_request(tmp_path):
         first = _cli(server, tmp_path / "first", *cache)
         assert first.returncode == 0, first.stderr[-4000:]
         assert "Cached requests: 0, Requests remaining: 41" in first.stderr
-        assert "1 of 41 request(s) failed after their retries" in first.stderr
+        assert "1 of 41 request(s) failed for good" in first.stderr
         model_calls = [b for b in server.requests if b["model"] == "served-audio-lm"]
         assert len({json.dumps(b) for b in model_calls}) == 41 and server.max_in_flight > 1
     res = results_json(tmp_path / "first" / "out")
