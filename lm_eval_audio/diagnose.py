@@ -21,7 +21,9 @@ section 7):
 A document is "right" when its score reaches the metric's threshold: 0.5 for scores that are
 0 or 1 (accuracies), ``THRESHOLDS`` for graded scores, or ``--threshold``. A document left
 without a score under full or none, or under the fragments when its class depends on them
-(a judge failure; missing audio), is counted apart as unscored, never as wrong.
+(a judge failure; missing audio; a request that failed for good, whose empty answer says
+nothing of the model), is counted apart as unscored, never as wrong. The accuracies stay the
+ones each run reports, failed requests included, and a note says how many there were.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 
 from lm_eval_audio.audio_condition import parse
-from lm_eval_audio.run_results import JUDGE_METRICS, item_scores, reported_value, smoke_test_judged
+from lm_eval_audio.run_results import JUDGE_METRICS, failed_docs, item_scores, reported_value, smoke_test_judged
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
@@ -88,8 +90,11 @@ class TaskDiagnosis:
 
 
 def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | None]], n_fragments: int,
-                  threshold: float) -> TaskDiagnosis:
-    """The measures of one task from its per-document scores under each condition."""
+                  threshold: float, unscorable: dict[str, set[int]] | None = None) -> TaskDiagnosis:
+    """The measures of one task from its per-document scores under each condition;
+    ``unscorable`` (label -> documents) are left out of the classes under that condition
+    (requests that failed for good, missing audio), not of the accuracies."""
+    unscorable = unscorable or {}
     labels = condition_labels(n_fragments)
     acc = {label: _mean(scores.get(label, {}).values()) for label in labels}
     fragments = [acc[label] for label in labels[2:]]
@@ -97,7 +102,8 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
     classes = dict.fromkeys(CLASSES, 0)
     unscored = 0
     for doc in sorted(scores["full"]):
-        full, none, *pieces = [scores.get(label, {}).get(doc) for label in labels]
+        full, none, *pieces = [None if doc in unscorable.get(label, ()) else scores.get(label, {}).get(doc)
+                               for label in labels]
         if full is None or none is None:
             unscored += 1
             continue
@@ -169,16 +175,27 @@ def diagnose_runs(per_condition: dict[str, dict], n_fragments: int, wanted: list
         if metric is None:
             out.append(TaskDiagnosis(task, None, n=len(samples), note="; ".join(filter(None, [skipped, why]))))
             continue
-        scores, empty = {}, []
+        scores, empty, unscorable = {}, [], {}
         for label, results in per_condition.items():
             per_doc = item_scores(results["samples"].get(task, []), metric)
             if not per_doc or all(v is None for v in per_doc.values()):
                 empty.append(label)  # e.g. the judge answered nothing usable under this condition
             scores[label] = per_doc or {}
-        row = diagnose_task(task, metric, scores, n_fragments, threshold_for(metric, scores["full"].values(), threshold))
+            unscorable[label] = failed_docs(results, task)
+        failed = [f"{len(docs)} under audio={label}" for label, docs in unscorable.items() if docs]
+        missing = {doc for doc, v in (item_scores(samples, "audio_missing") or {}).items() if v}
+        for docs in unscorable.values():
+            docs |= missing
+        row = diagnose_task(task, metric, scores, n_fragments, threshold_for(metric, scores["full"].values(), threshold),
+                            unscorable)
         if empty:
             empty = f"no per-document {metric} under audio={', '.join(empty)} (see that run's log); its documents are unscored"
-        row.note = "; ".join(n for n in (skipped, empty) if n) or None
+        if failed:
+            failed = (f"requests that failed for good: {', '.join(failed)} (lm_eval_audio_data.failed_requests of "
+                      "that run); in its accuracy as the empty answer the task scored, unscored in the classes")
+        if missing:
+            missing = f"{len(missing)} document(s) without audio (audio_missing): unscored in the classes"
+        row.note = "; ".join(n for n in (skipped, empty, failed, missing) if n) or None
         out.append(row)
     return out
 

@@ -51,6 +51,15 @@ def item_value(sample: dict, metric: str) -> float | None:
     raise KeyError(metric)  # an item dict of a judge metric with no judged value recorded
 
 
+def failed_docs(results: dict, task: str) -> set[int]:
+    """The documents of ``task`` whose request failed for good in this run: an endpoint error
+    after the retries, an undecodable clip (``lm_eval_audio_data.failed_requests``, keyed
+    ``task/doc N``). Their score is the task's score of an empty answer, not the model's."""
+    failed = (results.get("lm_eval_audio_data") or {}).get("failed_requests") or {}
+    prefix = f"{task}/doc "
+    return {int(key[len(prefix):]) for key in failed if key.startswith(prefix) and key[len(prefix):].isdigit()}
+
+
 def reported_value(task_results: dict, metric: str):
     """What lm-eval reported for ``metric`` in one task's results (``"metric,filter"`` keys;
     the first filter), as it is: a number, NaN, "N/A"; None if the task has no such metric."""

@@ -90,6 +90,33 @@ def test_the_task_score_is_the_first_metric_with_per_document_values():
     assert "| t | exact_match (>= 0.5) | 3 | 0.667 | 0.333 | 0.500 | 0.667 | 1.000 | 1 | 1 | 0 | 0 | 1 | 0 |" in text
 
 
+def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong():
+    """An empty answer given for a request that failed for good (or a document without audio)
+    says nothing of the model: such documents are unscored in the classes, and said so; the
+    accuracies stay the ones each run reported."""
+    outcomes = {"full": [1, 1, 0, 1], "none": [1, 0, 0, 0], "fragment:1:1": [0, 1, 1, 0]}
+    runs = {label: {"results": {"t": {"exact_match,none": sum(values) / 4}},
+                    "samples": {"t": [_sample(d, exact_match=v, audio_missing=float(d == 2))
+                                      for d, v in enumerate(values)]}}
+            for label, values in outcomes.items()}
+    # doc 3's request failed under none (answered empty, scored 0): it would be XS, a document
+    # that needs the whole clip, on the strength of an HTTP error
+    runs["none"]["lm_eval_audio_data"] = {"failed_requests": {"t/doc 3": ["openai-audio: HTTP 500"]},
+                                          "failed_request_counts": {"t": 1}}
+    (row,) = diagnose_runs(runs, 1, ["exact_match"])
+    assert (row.acc_full, row.acc_none, row.acc_fragments) == (0.75, 0.25, [0.5])
+    assert row.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 0, "UN": 0} and row.unscored == 2
+    assert "requests that failed for good: 1 under audio=none" in row.note
+    assert "1 document(s) without audio (audio_missing): unscored in the classes" in row.note
+    # without the failure record, the same outcomes make doc 3 XS and doc 2 UN
+    del runs["none"]["lm_eval_audio_data"]
+    for label in runs:
+        for s in runs[label]["samples"]["t"]:
+            s["audio_missing"] = 0.0
+    (row,) = diagnose_runs(runs, 1, ["exact_match"])
+    assert row.classes == {"TS": 1, "FS": 1, "XS": 1, "AH": 0, "UN": 1} and row.unscored == 0 and row.note is None
+
+
 def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     """The issue's command, as the README gives it, in a scratch folder with no endpoint."""
     command = readme_block("diagnose").split()
