@@ -130,10 +130,32 @@ def test_broken_metadata_is_an_error_naming_the_file(tmp_path, problem, write):
     assert str(meta) in str(error.value)
 
 
+def test_an_audiobench_cell_path_leading_out_of_its_folder_is_refused(tmp_path):
+    """A parquet audio cell holding a path instead of bytes may name a file beside its table,
+    never one outside it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    data = tmp_path / "dataset" / "data"
+    data.mkdir(parents=True)
+    sf.write(data / "inside.wav", tone(0.5), SR)
+    sf.write(tmp_path / "outside.wav", tone(0.5), SR)
+    paths = ["inside.wav", "../../outside.wav", str(tmp_path / "outside.wav")]
+    cells = pa.array([{"bytes": None, "path": p} for p in paths],
+                     type=pa.struct([("bytes", pa.binary()), ("path", pa.string())]))
+    table = data / "test-00000-of-00001.parquet"
+    pq.write_table(pa.table({"context": cells}), table)
+    assert len(audio.load({"table": str(table), "row": 0}, SR)) == SR // 2
+    for row, path in ((1, "../../outside.wav"), (2, str(tmp_path / "outside.wav"))):
+        with pytest.raises(AudioError, match=f"row {row}: the audio cell's path '{path}' leads outside the folder"):
+            audio.load({"table": str(table), "row": row}, SR)
+
+
 def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
     from lm_eval.api.model import CachingLM, LM
 
     from lm_eval_audio.judges.judge_cache import JudgeCache
+    from lm_eval_audio.transcription import Transcriber, TranscriptCache
 
     class Echo(LM):
         def generate_until(self, requests):
@@ -155,6 +177,15 @@ def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
     cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
     requests_db = tmp_path / "requests_rank0.db"
     requests_db.write_bytes(b"\x00garbage" * 64)
+    transcripts = tmp_path / "transcripts.sqlite"
+    transcripts.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+
+    class Counting(Transcriber):
+        backend, model, options = "test", "counting", {}
+
+        def transcribe(self, clips):
+            return [f"{len(c)} samples" for c in clips]
+
     with caplog.at_level(logging.WARNING, logger="lm_eval.audio"):
         for path in (garbage, cut):
             cache = JudgeCache(str(path))
@@ -164,8 +195,12 @@ def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
             cache.close()
         cached = CachingLM(Echo(), str(requests_db))
         assert len(cached.dbdict) == 0
-    assert caplog.text.count("is unreadable") == 3 and "moved to" in caplog.text
-    assert len(list(tmp_path.glob("*.unreadable-*"))) >= 3
+        three = lambda ref: np.zeros(3)  # noqa: E731
+        texts, transcribed, errors = TranscriptCache(Counting(), str(transcripts)).get_all({"d": "clip"}, three)
+        assert texts == {"d": "3 samples"} and transcribed == 1 and not errors
+        assert TranscriptCache(Counting(), str(transcripts)).get_all({"d": "clip"}, three)[:2] == (texts, 0)
+    assert caplog.text.count("is unreadable") == 4 and "moved to" in caplog.text
+    assert len(list(tmp_path.glob("*.unreadable-*"))) >= 4
     with sqlite3.connect(requests_db) as db:
         assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
 
