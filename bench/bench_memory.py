@@ -49,6 +49,7 @@ FOUNDATION_TASKS = [  # (task_name, dataset_name) as the official meta names the
     ("Music_Mood_Recognition", "MTG"),
 ]
 FULL_SIZE = 21426
+MAX_RSS_RATIO = 1.5  # peak RSS at the largest size against the smallest: the bound
 CLIP_SECONDS = 0.25
 PHASES = ("loading", "requests", "decoding", "model", "scoring", "writing")
 
@@ -240,6 +241,12 @@ def main() -> None:
         import shutil
 
         shutil.rmtree(work, ignore_errors=True)
+    # The bound: memory may not grow with the items beyond their metadata.
+    ratio = runs[-1]["usage"].ru_maxrss / base
+    if ratio >= MAX_RSS_RATIO:
+        raise SystemExit(f"peak RSS at {runs[-1]['items']:,} items is {ratio:.2f}x that at {runs[0]['items']:,} "
+                         f"items, over the bound of {MAX_RSS_RATIO}x")
+    print(f"peak RSS ratio {ratio:.2f}x, under the bound of {MAX_RSS_RATIO}x")
 
 
 if __name__ == "__main__":
