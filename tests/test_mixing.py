@@ -92,6 +92,29 @@ def test_batch_from_csv_is_deterministic_with_a_seed(speech_and_tone, tmp_path):
     assert other.returncode == 0
 
 
+def test_batch_from_jsonl_mixes_as_the_same_pairs_in_csv(speech_and_tone, tmp_path):
+    folder, speech, hum = speech_and_tone
+    (folder / "same.csv").write_text("a,b,relative_lu,offset,a_meta\n"
+                                     f"{speech.name},{hum.name},-4,0.25,\"{{\"\"id\"\": 2}}\"\n"
+                                     f"{hum.name},{speech.name},,,\n")
+    (folder / "same.jsonl").write_text(
+        json.dumps({"a": speech.name, "b": hum.name, "relative_lu": -4, "offset": 0.25, "a_meta": {"id": 2}}) + "\n"
+        + json.dumps({"a": hum.name, "b": speech.name}) + "\n")
+    made = {}
+    for kind in ("csv", "jsonl"):
+        proc = run_cli(["lm-eval-audio", "mix", "--pairs", str(folder / f"same.{kind}"), "--output_dir",
+                        str(tmp_path / kind), "--seed", "3"])
+        assert proc.returncode == 0, proc.stderr
+        made[kind] = [json.loads(line) for line in (tmp_path / kind / "mixes.jsonl").read_text().splitlines()]
+    rate = sf.info(str(tmp_path / "jsonl" / "mix_00000.wav")).samplerate
+    assert made["jsonl"][0]["relative_lu"] == -4.0 and made["jsonl"][0]["offset_samples"] == int(0.25 * rate)
+    assert made["jsonl"][0]["clips"]["a"]["meta"] == {"id": 2}
+    for key in ("relative_lu", "offset_samples", "louder", "first"):
+        assert [m[key] for m in made["jsonl"]] == [m[key] for m in made["csv"]], key
+    for name in ("mix_00000.wav", "mix_00001.wav"):
+        assert (tmp_path / "jsonl" / name).read_bytes() == (tmp_path / "csv" / name).read_bytes()
+
+
 def test_bad_inputs_name_the_clip_or_row(speech_and_tone, tmp_path):
     folder, speech, hum = speech_and_tone
     short = folder / "short.wav"
