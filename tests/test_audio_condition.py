@@ -3,6 +3,7 @@ receives under each condition, and where the condition is recorded."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -124,7 +125,7 @@ def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
     whole = audio_io.load(clip, 16000)
     sent = {}
     with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "A") as server:
-        for condition in ("none", "silence", "fragment:2:1"):
+        for condition in ("none", "silence", "noise", "fragment:2:1"):
             lm = OpenAIAudioLM(model="served-audio-lm", base_url=server.base_url, audio=condition)
             lm.generate_until([_request("Listen: <audio>\nWhich one?", [clip])])
             sent[condition] = server.requests[-1]
@@ -139,6 +140,10 @@ def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
     assert base64.b64decode(part["input_audio"]["data"]) == _wav(whole[first:last], 16000)
     (part,) = audio_parts(sent["silence"])
     assert base64.b64decode(part["input_audio"]["data"]) == _wav(np.zeros_like(whole), 16000)
+    (part,) = audio_parts(sent["noise"])
+    noise, rate = sf.read(io.BytesIO(base64.b64decode(part["input_audio"]["data"])), dtype="float32")
+    assert rate == 16000 and noise.shape == whole.shape
+    assert np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
 
 
 def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
@@ -152,6 +157,34 @@ def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
             "nothing to transcribe under audio=none")
         assert lm.generate_until([_request("<audio>Which option?", [clip])]) == ["B"]
         assert prompt_text(server.requests[-1]) == "Which option?"
+
+
+def test_cascade_transcribes_zeros_noise_or_exactly_the_kth_slice(clip, tmp_path):
+    from lm_eval_audio.model_wrappers.cascade import CascadeLM
+
+    whole = audio_io.load(clip, 16000)
+    heard = {}
+    with ScriptedJudge(models=SERVED_MODELS + ("text-llm",), reply=lambda prompt: "B") as server:
+        for condition in ("full", "silence", "noise", "fragment:4:3"):
+            # one transcript cache for all: a condition must not be answered from another's transcript
+            lm = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, audio=condition,
+                           transcript_cache=str(tmp_path / "t.sqlite"))
+            got = []
+
+            def transcribe(clips, got=got):
+                got.extend(np.array(c) for c in clips)
+                return [f"{len(c)} samples, peak {np.abs(c).max():.4f}" for c in clips]
+
+            lm.transcripts.transcriber.transcribe = transcribe
+            assert lm.generate_until([_request("<audio>Which option?", [clip])]) == ["B"]
+            (heard[condition],) = got
+            assert f"{len(got[0])} samples" in prompt_text(server.requests[-1])
+    np.testing.assert_array_equal(heard["full"], whole)
+    assert heard["silence"].shape == whole.shape and not heard["silence"].any()
+    assert heard["noise"].shape == whole.shape
+    assert np.sqrt(np.mean(heard["noise"] ** 2)) == pytest.approx(NOISE_RMS, rel=0.05)
+    first, last = fragment_bounds(len(whole), 4, 3)
+    np.testing.assert_array_equal(heard["fragment:4:3"], whole[first:last])
 
 
 def _cli(server, out, condition, cache):
