@@ -8,7 +8,7 @@ notes it, so the results JSON lists it under
 ``lm_eval_audio_data.failed_requests`` (and counts them per task under
 ``failed_request_counts``) and the log says how many. Its item is scored as the task scores
 an empty answer (usually wrong). A call in which no request was answered stops the run
-(:class:`EveryRequestFailed`): a broken endpoint, or clips that none decode (say MP3 with
+(:class:`EveryRequestFailed`; answers from ``--use_cache`` count as answered): a broken endpoint, or clips that none decode (say MP3 with
 no ffmpeg), would otherwise be a run of empty answers scored 0. The startup hook keeps
 these answers out of lm-eval's ``--use_cache`` database, so a re-run with the same cache
 asks exactly the failed requests again.
@@ -51,6 +51,17 @@ class EveryRequestFailed(ValueError):
     """No request of a model call was answered; the message gives the first reason."""
 
 
+# The requests of the model call under way, those lm-eval's --use_cache answered itself included
+# (set by the startup hook around CachingLM): when a re-run asks the model only for the requests
+# that failed before and they fail again, the cached ones were still answered.
+_requests_in_call: int | None = None
+
+
+def requests_in_call(count: int | None) -> None:
+    global _requests_in_call
+    _requests_in_call = count
+
+
 def is_failed(answer) -> bool:
     return isinstance(answer, (FailedResponse, FailedScore))
 
@@ -65,10 +76,11 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
 
 
 def summarize(who: str, answers: list, not_run: int = 0) -> None:
-    """Warn of the failed answers, or stop when no request was answered; ``not_run`` counts the
-    requests whose clip the loader had marked unavailable (answered empty without the model)."""
+    """Warn of the failed answers, or stop when no request was answered (requests that
+    ``--use_cache`` answered count as answered); ``not_run`` counts the requests whose clip the
+    loader had marked unavailable (answered empty without the model)."""
     failed = [a for a in answers if is_failed(a)]
-    if failed and len(failed) + not_run == len(answers):
+    if failed and len(failed) + not_run == max(len(answers), _requests_in_call or 0):
         raise EveryRequestFailed(
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
         )

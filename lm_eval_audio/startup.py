@@ -126,18 +126,20 @@ def _on_api_model(module) -> None:
                 return fn
 
             def run(requests):
-                from lm_eval_audio.failed_requests import is_failed
+                from lm_eval_audio import failed_requests
 
                 condition = getattr(self.lm, "audio_condition", None)
                 _caching_condition[0] = None if condition is None else str(condition)
+                failed_requests.requests_in_call(len(requests))
                 try:
                     answers = fn(requests)
                     # A failed request is not an answer: keep it out of the cache so a re-run asks again.
                     for request, answer in zip(requests, answers):
-                        if is_failed(answer):
+                        if failed_requests.is_failed(answer):
                             self.dbdict.pop(module.hash_args(attr, request.args), None)
                 finally:
                     _caching_condition[0] = None
+                    failed_requests.requests_in_call(None)
                 self.dbdict.commit()
                 return answers
 

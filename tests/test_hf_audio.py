@@ -168,6 +168,24 @@ def test_missing_audio_file_is_named(qwen, clips, tmp_path):
     run_report.take()
 
 
+def test_a_use_cache_rerun_whose_remaining_requests_all_fail_still_finishes(qwen, clips, tmp_path):
+    """With --use_cache a re-run asks the model only for what failed before; if those fail again,
+    the answers from the cache still stand: counted failures, not a stopped run."""
+    from lm_eval.api.model import CachingLM
+
+    corrupt = tmp_path / "corrupt.wav"  # it exists, so the cache key can hash it; it does not decode
+    corrupt.write_bytes(b"RIFF" + bytes(range(256)) * 8)
+    requests = [gen("<audio>What?", [clips[1]]), gen("<audio>What?", [str(corrupt)])]
+    run_report.take()
+    first = CachingLM(qwen, str(tmp_path / "cache.db")).generate_until(requests)
+    second = CachingLM(qwen, str(tmp_path / "cache.db")).generate_until(requests)
+    assert second[0] == first[0] and isinstance(second[1], FailedResponse)
+    assert len(run_report.take()["failed_requests"]["unknown_task/doc None"]) == 2  # once per run
+    with pytest.raises(EveryRequestFailed, match="corrupt.wav"):  # nothing cached, nothing answered
+        CachingLM(qwen, str(tmp_path / "other.db")).generate_until(requests[1:])
+    run_report.take()
+
+
 def test_unknown_model_arg_is_rejected(tiny_qwen2_audio):
     with pytest.raises(TypeError, match="max_new_tokenz"):
         HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", max_new_tokenz=3)
