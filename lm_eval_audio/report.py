@@ -27,6 +27,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 from dataclasses import dataclass, field
 
 from lm_eval_audio import stats
@@ -340,8 +341,16 @@ def plots(report: dict, folder: str) -> list[str]:
         ax = fig.add_subplot(projection="polar")
         ax.plot(np.append(angles, angles[0]), np.append(radii, radii[0]), marker="o")
         ax.fill(np.append(angles, angles[0]), np.append(radii, radii[0]), alpha=0.2)
-        ax.set_xticks(angles, [a.replace("_", " ") for a in axes_names], fontsize="x-small")
-        ax.set_title(n, fontsize="small")
+        # First task at the top, clockwise; names wrapped and set beside their spoke, not across it,
+        # and the radial scale between the first two spokes, where no name stands.
+        ax.set_theta_offset(np.pi / 2)
+        ax.set_theta_direction(-1)
+        ax.set_rlabel_position(180 / len(axes_names))
+        ax.set_xticks(angles, [textwrap.fill(a.replace("_", " "), 18) for a in axes_names], fontsize="x-small")
+        for label, angle in zip(ax.get_xticklabels(), angles):
+            x = np.sin(angle)  # horizontal position of the spoke's end, first spoke at the top
+            label.set_horizontalalignment("left" if x > 0.1 else "right" if x < -0.1 else "center")
+        ax.set_title(n, fontsize="small", pad=18)
         fig.tight_layout()
         path = os.path.join(folder, f"radar_{_safe(n)}.png")
         fig.savefig(path, dpi=120)
