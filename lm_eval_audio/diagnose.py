@@ -227,7 +227,8 @@ def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
         f"R_{n_fragments} = mean fragment accuracy / Acc_full. Classes per document: TS right with and without audio; "
         "FS right, wrong without audio, right with some fragment; XS right, wrong without audio and with every "
         "fragment; AH wrong, right without audio; UN wrong with and without. Unscored: no score under full or none, "
-        "or under the fragments its class depends on (a judge failure, missing audio); not counted as wrong."
+        "or under the fragments its class depends on (a judge failure, missing audio, a request that failed for "
+        "good); not counted as wrong."
     )
     return "\n".join(lines + notes) + "\n" + legend + "\n"
 
