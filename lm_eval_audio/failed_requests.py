@@ -8,8 +8,9 @@ notes it, so the results JSON lists it under
 ``lm_eval_audio_data.failed_requests`` (and counts them per task under
 ``failed_request_counts``) and the log says how many. Its item is scored as the task scores
 an empty answer (usually wrong). A call in which no request was answered stops the run
-(:class:`EveryRequestFailed`; answers from ``--use_cache`` count as answered): a broken endpoint, or clips that none decode (say MP3 with
-no ffmpeg), would otherwise be a run of empty answers scored 0. The startup hook keeps
+(:class:`EveryRequestFailed`; answers from ``--use_cache`` count as answered): a broken
+endpoint, or clips none of which decode (say MP3 with no ffmpeg), would otherwise be a run of
+empty answers scored 0. The startup hook keeps
 these answers out of lm-eval's ``--use_cache`` database, so a re-run with the same cache
 asks exactly the failed requests again.
 """

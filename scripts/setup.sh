@@ -39,27 +39,17 @@ retry .venv/bin/python -m pip install -q --upgrade 'pip>=25.1'
 # that is PyPI's CUDA build, about 3 GB with its nvidia-* packages. pip's HTTP cache keeps none of it on this
 # kind of machine, so the wheels are kept in a wheelhouse outside the clone and a second clone, or a re-run,
 # installs them from there instead of downloading them again. A torch 2.11 already in .venv (say the CPU
-# build, installed by hand) is kept.
+# build, installed by hand) satisfies the install as it is.
 WHEELHOUSE="${LM_EVAL_AUDIO_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/lm_eval_audio/wheels}"
-if ! .venv/bin/python - <<'PY'
-import sys
-from importlib.metadata import PackageNotFoundError, version
-try:
-    sys.exit(not all(version(p).startswith("2.11.") for p in ("torch", "torchaudio")))
-except PackageNotFoundError:
-    sys.exit(1)
-PY
-then
-  torch_from_wheelhouse() {
-    .venv/bin/python -m pip install -q --no-index --find-links "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
-  }
-  mkdir -p "$WHEELHOUSE"
-  if ! torch_from_wheelhouse 2>/dev/null; then
-    echo "setup: downloading torch 2.11 and torchaudio 2.11 into $WHEELHOUSE" >&2
-    # pip download skips the files the wheelhouse already holds.
-    retry .venv/bin/python -m pip download -q --resume-retries 50 -d "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
-    retry torch_from_wheelhouse
-  fi
+torch_from_wheelhouse() {
+  .venv/bin/python -m pip install -q --no-index --find-links "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
+}
+mkdir -p "$WHEELHOUSE"
+if ! torch_from_wheelhouse 2>/dev/null; then
+  echo "setup: downloading torch 2.11 and torchaudio 2.11 into $WHEELHOUSE" >&2
+  # pip download skips the files the wheelhouse already holds.
+  retry .venv/bin/python -m pip download -q --resume-retries 50 -d "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
+  retry torch_from_wheelhouse
 fi
 pip_install -e '.[test,demo]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
