@@ -79,8 +79,8 @@ def test_readme_main_job_runs_as_written(tmp_path):
         assert judged["judge"]["smoke_test"] is True and "smoke-test judge" in judged["judge"]["model"]
         # It really asked the in-process judge, once per item and pass; items whose prompts are the
         # same (two identical answers to the same question) share one call, read back from the cache.
-        assert judged["requests"] == calls and 0 < judged["calls"] <= calls + judged["reasks"]
-        assert judged["calls"] + judged["cache_hits"] >= calls
+        assert judged["requests"] == calls and judged["calls"] > 0
+        assert judged["calls"] + judged["cache_hits"] == calls + judged["reasks"]  # each attempt: a call or a hit
     chat = res["results"]["airbench_sample_chat"]
     assert chat["judge_failures,none"] == len(res["lm_eval_audio_judge"]["airbench_sample_chat"]["failed_items"]) <= 6
     logs = sorted(folder.glob("judge_log_airbench_sample_*.jsonl"))
