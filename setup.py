@@ -1,7 +1,7 @@
 """Metadata lives in setup.cfg; this file only ships the startup hook.
 
 ``lm_eval_audio.pth`` must land at the top of site-packages, where the interpreter
-runs it at start-up (see lm_eval_audio/startup.py for why lm-eval 0.4.13 needs it).
+runs it at start-up (see lm_eval_audio/harness/startup.py for why lm-eval 0.4.13 needs it).
 Wheels get it through build_py; editable installs through editable_wheel, which
 otherwise writes only its own ``__editable__`` hook.
 """

@@ -19,7 +19,7 @@ kernel (``wait4``); the phases are timed inside it:
 * scoring: filters, ``process_results`` and aggregation;
 * writing: the results JSON and the sample logs.
 
-For scale, a tiny random-weight Qwen2-Audio (hidden size 32; ``lm_eval_audio.tiny_models``) then
+For scale, a tiny random-weight Qwen2-Audio (hidden size 32; ``lm_eval_audio.testing.tiny_models``) then
 answers 64 of the same requests at batch size 8, in the same run: the time per item of the
 smallest real model architecture on this CPU.
 """
@@ -84,8 +84,8 @@ def _register_scripted_model(timings: dict) -> None:
     from lm_eval.api.model import LM
     from lm_eval.api.registry import register_model
 
-    from lm_eval_audio import audio as audio_io
-    from lm_eval_audio.request_args import split_request
+    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.model_wrappers.request_parts import split_request
 
     @register_model("bench-scripted-audio")
     class ScriptedAudioLM(LM):
@@ -194,9 +194,9 @@ def tiny_model_seconds_per_item(work: Path, n_requests: int = 64) -> float:
     import torch
     from lm_eval.api.instance import Instance
 
-    from lm_eval_audio import airbench
+    from lm_eval_audio.benchmarks import airbench
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
-    from lm_eval_audio.tiny_models import build_qwen2_audio
+    from lm_eval_audio.testing.tiny_models import build_qwen2_audio
 
     torch.set_num_threads(2)
     docs = airbench.load_items(work / f"snapshot_{FULL_SIZE}" if (work / f"snapshot_{FULL_SIZE}").is_dir()

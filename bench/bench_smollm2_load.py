@@ -31,7 +31,7 @@ def _time(path: str, gguf: str | None) -> float:
 
 
 def main() -> None:
-    from lm_eval_audio import bundled_models
+    from lm_eval_audio.storage import bundled_models
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)

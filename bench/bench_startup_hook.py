@@ -4,7 +4,7 @@
 
 Runs `python -X importtime -c pass` repeatedly and, per run, sums the cumulative
 import time of the modules the hook's .pth line imports (lm_eval_audio and
-lm_eval_audio.startup, with anything they pull in) and of ALL start-up imports (the
+lm_eval_audio.harness.startup, with anything they pull in) and of ALL start-up imports (the
 baseline). Also checks that the hook imports neither torch nor transformers.
 """
 
@@ -30,7 +30,7 @@ def one_run() -> tuple[int, int, int, set[str]]:
         modules.add(name)
         if len(raw_name) - len(raw_name.lstrip()) == 1:
             total_us += int(cumulative)  # top-level imports add up to the whole start-up
-        if name == "lm_eval_audio.startup":  # imported by our .pth; lm_eval_audio is its child
+        if name == "lm_eval_audio.harness.startup":  # imported by our .pth; lm_eval_audio is its child
             hook_us += int(cumulative)
         if name.startswith("__editable__"):
             editable_us += int(cumulative)
@@ -47,12 +47,12 @@ def main() -> None:
         hooks.append(hook_us)
         totals.append(total_us)
         editables.append(editable_us)
-    assert "lm_eval_audio.startup" in modules, "the hook did not run: is the project installed?"
+    assert "lm_eval_audio.harness.startup" in modules, "the hook did not run: is the project installed?"
     heavy = sorted(m for m in modules if m.split(".")[0] in {"torch", "transformers", "lm_eval", "numpy"})
     hook_ms = statistics.median(hooks) / 1000
     total_ms = statistics.median(totals) / 1000
     print(f"python: {sys.version.split()[0]}  runs: {args.runs}")
-    print(f"hook imports (lm_eval_audio, lm_eval_audio.startup): median {hook_ms:.2f} ms (min {min(hooks)/1000:.2f}, max {max(hooks)/1000:.2f})")
+    print(f"hook imports (lm_eval_audio, lm_eval_audio.harness.startup): median {hook_ms:.2f} ms (min {min(hooks)/1000:.2f}, max {max(hooks)/1000:.2f})")
     print(f"all start-up imports: median {total_ms:.2f} ms")
     print(f"hook share of start-up import time: {hook_ms / total_ms:.1%}")
     if max(editables):

@@ -36,7 +36,8 @@ def main() -> None:
     import pyarrow.parquet as pq
     import soundfile as sf
 
-    from lm_eval_audio import audio, table_audio
+    from lm_eval_audio.audio import decoding as audio
+    from lm_eval_audio.audio import tables as table_audio
 
     rng = np.random.default_rng(0)
     folder = Path(tempfile.mkdtemp(prefix="bench_table_audio_"))

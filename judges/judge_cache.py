@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from lm_eval_audio.text_store import TextStore
+from lm_eval_audio.storage.text_store import TextStore
 
 
 def cache_key(model: str, messages: list[dict], params: dict, attempt: int) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass
 
-from lm_eval_audio import chat_api
-from lm_eval_audio.model_args import refuse_secrets
+from lm_eval_audio.endpoints import chat_api
+from lm_eval_audio.endpoints.model_args import refuse_secrets
 
 # The paper's judge (AIR-Bench section 4.2 and score_chat.py's default).
 DEFAULT_MODEL = "gpt-4-0125-preview"
@@ -66,7 +66,7 @@ class JudgeConfig:
 
 
 def default_cache_path() -> str:
-    from lm_eval_audio.text_store import cache_home
+    from lm_eval_audio.storage.text_store import cache_home
 
     return os.path.join(cache_home(), "judge_cache.sqlite")
 

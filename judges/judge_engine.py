@@ -29,7 +29,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from lm_eval_audio import chat_api
+from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.judges.judge_cache import JudgeCache, cache_key
 from lm_eval_audio.judges.judge_config import JudgeConfig
 

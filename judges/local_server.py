@@ -20,7 +20,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from lm_eval_audio import bundled_models
+from lm_eval_audio.storage import bundled_models
 
 __all__ = ["load_model", "start", "stop", "serve", "main"]
 

@@ -19,7 +19,7 @@ import atexit
 import logging
 import threading
 
-from lm_eval_audio import bundled_models
+from lm_eval_audio.storage import bundled_models
 
 log = logging.getLogger("lm_eval.audio.judge")
 

@@ -11,11 +11,11 @@ import sys
 
 # name -> "module:function"; each takes argv (the arguments after the name).
 SUBCOMMANDS: dict[str, str] = {
-    "judge": "lm_eval_audio.judge_cli:main",
+    "judge": "lm_eval_audio.analysis.rejudge:main",
     "serve-judge": "lm_eval_audio.judges.local_server:main",
-    "diagnose": "lm_eval_audio.diagnose:main",
-    "mix": "lm_eval_audio.mixing:main",
-    "report": "lm_eval_audio.report:main",
+    "diagnose": "lm_eval_audio.analysis.diagnose:main",
+    "mix": "lm_eval_audio.audio.mixing:main",
+    "report": "lm_eval_audio.analysis.report:main",
 }
 
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
         getattr(importlib.import_module(module), func)(argv[1:])
         return
 
-    from lm_eval_audio import startup
+    from lm_eval_audio.harness import startup
 
     # Idempotent. Covers interpreters that did not run the .pth (python -S, a zipapp).
     startup.install()

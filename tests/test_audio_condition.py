@@ -13,10 +13,10 @@ from lm_eval.api.instance import Instance
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_text
 
 from conftest import results_json, run_cli, tone
-from lm_eval_audio import audio as audio_io
-from lm_eval_audio.audio_condition import NOISE_RMS, fragment_bounds, parse, strip_markers, without_audio
-from lm_eval_audio.audio_refs import content_digest
-from lm_eval_audio.prompting import decode_chat_context, encode_chat_context
+from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio.conditions import NOISE_RMS, fragment_bounds, parse, strip_markers, without_audio
+from lm_eval_audio.audio.refs import content_digest
+from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context
 
 GREEDY = {"until": [], "max_gen_toks": 4, "do_sample": False}
 
@@ -119,7 +119,7 @@ def test_hf_audio_receives_no_audio_zeros_noise_or_exactly_the_kth_slice(tiny_qw
 
 
 def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
-    from lm_eval_audio.audio_encoding import _wav
+    from lm_eval_audio.audio.encoding import _wav
     from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
     whole = audio_io.load(clip, 16000)

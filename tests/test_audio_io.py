@@ -10,8 +10,8 @@ import pytest
 import soundfile as sf
 from conftest import tone
 
-from lm_eval_audio import audio
-from lm_eval_audio.audio_refs import AudioError, cache_key_args, content_digest
+from lm_eval_audio.audio import decoding as audio
+from lm_eval_audio.audio.refs import AudioError, cache_key_args, content_digest
 
 
 @pytest.mark.parametrize("fmt", ["wav", "flac", "ogg"])

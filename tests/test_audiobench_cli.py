@@ -14,9 +14,9 @@ import pytest
 from conftest import results_json, run_cli, tone, write_audiobench
 from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
-from lm_eval_audio import wer
-from lm_eval_audio.audiobench import DATASETS
-from lm_eval_audio.audiobench_templates import POOLS
+from lm_eval_audio.metrics import wer
+from lm_eval_audio.benchmarks.audiobench import DATASETS
+from lm_eval_audio.benchmarks.audiobench_templates import POOLS
 
 NO_JUDGE = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
 ROWS = 3

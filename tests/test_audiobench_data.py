@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from conftest import tone, write_audiobench
 
-from lm_eval_audio import audio as audio_io
-from lm_eval_audio import audiobench
-from lm_eval_audio.audiobench_templates import POOLS, SOURCES
+from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.benchmarks import audiobench
+from lm_eval_audio.benchmarks.audiobench_templates import POOLS, SOURCES
 from lm_eval_audio.tasks.audiobench import utils
 
 
@@ -54,8 +54,8 @@ def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
 
 
 def test_a_cells_digest_is_its_content_and_is_hashed_once_for_all_its_chunks(tmp_path, monkeypatch):
-    from lm_eval_audio import table_audio
-    from lm_eval_audio.audio_refs import content_digest
+    from lm_eval_audio.audio import tables as table_audio
+    from lm_eval_audio.audio.refs import content_digest
 
     write_audiobench(tmp_path, "earnings22_test", [{"audio": tone(70.0), "instruction": "x", "answer": "talk"}])
     chunks = [utils.doc_to_audio(d)[0] for d in _load(tmp_path, "earnings22_test")]
@@ -97,7 +97,7 @@ def test_missing_data_is_a_clear_error_naming_dataset_and_path(tmp_path, monkeyp
 
 
 def test_unusable_audio_and_empty_answers_are_flagged_and_counted(tmp_path):
-    from lm_eval_audio import run_report
+    from lm_eval_audio.storage import run_state as run_report
 
     run_report.take()
     rows = _rows(4)

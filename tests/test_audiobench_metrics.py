@@ -10,7 +10,10 @@ import sys
 
 import pytest
 
-from lm_eval_audio import aggregation_context, meteor, wer, wordnet_data
+from lm_eval_audio.harness import aggregation_context
+from lm_eval_audio.metrics import meteor
+from lm_eval_audio.metrics import wer
+from lm_eval_audio.storage import wordnet_data
 from lm_eval_audio.judges import audiobench_judges
 from lm_eval_audio.tasks.audiobench import utils
 
@@ -74,7 +77,7 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
     ]
     # r1: joined "the quick brown fox jumps over the lazy dog ninety" -> 1 insertion over 9 words; r2: 0 of 1
     assert utils.wer(items) == pytest.approx(1 / 10)
-    from lm_eval_audio import run_report
+    from lm_eval_audio.storage import run_state as run_report
 
     run_report.take()
     # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
@@ -98,7 +101,7 @@ def test_sweep_statistics_across_templates():
     mu = sum(rates) / 3
     assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
-    from lm_eval_audio import run_report
+    from lm_eval_audio.storage import run_state as run_report
 
     run_report.take()
     ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]

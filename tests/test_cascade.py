@@ -12,7 +12,7 @@ from lm_eval.api.instance import Instance
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_text
 
 from conftest import results_json, run_cli
-from lm_eval_audio import wer
+from lm_eval_audio.metrics import wer
 
 SENTENCES = [
     "The weather is nice today.",
@@ -38,7 +38,7 @@ def speech(tmp_path_factory) -> list[str]:
 
 @pytest.fixture(scope="module")
 def whisper():
-    from lm_eval_audio.transcription import FasterWhisper
+    from lm_eval_audio.model_wrappers.transcription import FasterWhisper
 
     return FasterWhisper()
 
@@ -48,7 +48,7 @@ def _request(context, refs, gen=GREEDY, doc_id=0):
 
 
 def test_bundled_whisper_transcribes_synthetic_speech_within_a_wer_bound(whisper, speech):
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     hyps = whisper.transcribe([audio_io.load(p, 16000) for p in speech])
     per_item = [wer.counts(ref, hyp) for ref, hyp in zip(SENTENCES, hyps)]
@@ -117,7 +117,7 @@ def test_prompt_template_file_and_its_checks(speech, tmp_path):
 
 def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_path, monkeypatch):
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
-    from lm_eval_audio.transcription import FasterWhisper
+    from lm_eval_audio.model_wrappers.transcription import FasterWhisper
 
     heard = []
     original = FasterWhisper.transcribe
@@ -142,7 +142,7 @@ def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_pa
 
 
 def test_a_text_only_model_refuses_audio_and_points_to_the_cascade(speech):
-    from lm_eval_audio import bundled_models
+    from lm_eval_audio.storage import bundled_models
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
     lm = HFAudioLM(pretrained=bundled_models.smollm2_folder())
@@ -176,8 +176,8 @@ def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, mon
     from transformers import (WhisperConfig, WhisperFeatureExtractor, WhisperForConditionalGeneration, WhisperProcessor,
                               WhisperTokenizerFast)
 
-    from lm_eval_audio import bundled_models
-    from lm_eval_audio.transcription import TransformersWhisper
+    from lm_eval_audio.storage import bundled_models
+    from lm_eval_audio.model_wrappers.transcription import TransformersWhisper
 
     tokenizer = WhisperTokenizerFast(tokenizer_file=f"{bundled_models.whisper_tiny_en()}/tokenizer.json")
     folder = tmp_path / "tiny-whisper"
@@ -201,7 +201,7 @@ def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, mon
 def test_a_gguf_llm_via_gguf_file_answers_as_the_converted_folder_does(speech, tmp_path):
     """``llm_model=FOLDER,gguf_file=FILE`` (transformers reads the GGUF file itself), and the
     bundled default, converted once from that file, gives the same answers."""
-    from lm_eval_audio import bundled_models
+    from lm_eval_audio.storage import bundled_models
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
 
     folder, gguf = bundled_models.smollm2()

@@ -217,7 +217,7 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "lm_eval_audio.pth" in names
     for name in (
-        "lm_eval_audio/startup.py",
+        "lm_eval_audio/harness/startup.py",
         "lm_eval_audio/model_wrappers/hf_audio.py",
         "lm_eval_audio/model_wrappers/openai_audio.py",
         "lm_eval_audio/model_wrappers/cascade.py",

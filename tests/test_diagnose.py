@@ -12,7 +12,7 @@ import soundfile as sf
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts
 
 from conftest import readme_block, run_cli, run_readme_block
-from lm_eval_audio.diagnose import (
+from lm_eval_audio.analysis.diagnose import (
     choose_metric,
     diagnose_runs,
     diagnose_task,
@@ -175,8 +175,8 @@ def test_cli_diagnose_counts_follow_a_known_listener(tmp_path):
     hears: the classes diagnose reports are the ones this rule gives on the sample's clips.
     Foundation by exact match (per document), chat by the scripted judge's score (7 of 10
     in every condition, so all TS at the threshold 7)."""
-    from lm_eval_audio import airbench
-    from lm_eval_audio.audio_condition import fragment_bounds
+    from lm_eval_audio.benchmarks import airbench
+    from lm_eval_audio.audio.conditions import fragment_bounds
 
     root = airbench.sample_root()
     expected = dict.fromkeys(("TS", "FS", "XS", "AH", "UN"), 0)

@@ -9,8 +9,8 @@ import torch
 from conftest import tone
 from lm_eval.api.instance import Instance
 
-from lm_eval_audio import run_report
-from lm_eval_audio.failed_requests import EveryRequestFailed, FailedResponse
+from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.model_wrappers.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
 GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
@@ -369,7 +369,7 @@ def test_a_long_clip_shared_by_choices_is_decoded_and_counted_once(tiny_qwen2_au
     path = tmp_path / "long.wav"
     sf.write(path, tone(3.0), 16000)
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", max_audio_seconds=1, batch_size=4)
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     calls = []
     real_load = audio_io.load

@@ -24,8 +24,9 @@ import soundfile as sf
 from conftest import foundation_item, results_json, run_cli, tone, write_snapshot
 from scripted_judge import ScriptedJudge
 
-from lm_eval_audio import airbench, audio
-from lm_eval_audio.audio_refs import AudioError
+from lm_eval_audio.benchmarks import airbench
+from lm_eval_audio.audio import decoding as audio
+from lm_eval_audio.audio.refs import AudioError
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest
 
@@ -155,7 +156,7 @@ def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
     from lm_eval.api.model import CachingLM, LM
 
     from lm_eval_audio.judges.judge_cache import JudgeCache
-    from lm_eval_audio.transcription import Transcriber, TranscriptCache
+    from lm_eval_audio.model_wrappers.transcription import Transcriber, TranscriptCache
 
     class Echo(LM):
         def generate_until(self, requests):

@@ -27,7 +27,7 @@ def speech_and_tone(tmp_path_factory):
 
 
 def _gained(path, rate, gain_db):
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     return audio_io.load(str(path), rate).astype(np.float64) * 10 ** (gain_db / 20)
 

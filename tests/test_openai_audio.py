@@ -15,8 +15,9 @@ from lm_eval.api.instance import Instance
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_text
 
 from conftest import REPO, results_json, run_cli, tone
-from lm_eval_audio import chat_api, run_report
-from lm_eval_audio.failed_requests import EveryRequestFailed, FailedResponse
+from lm_eval_audio.endpoints import chat_api
+from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.model_wrappers.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
 SAMPLE = REPO / "tasks" / "airbench" / "sample_data" / "Foundation"
@@ -96,7 +97,7 @@ def test_audio_url_form_mp3_and_table_cells(tmp_path, wav_file):
     samples, sr = _decoded(url_part)
     assert sr == 16000 and len(samples) == int(0.8 * 16000)
     assert mp3_part["input_audio"]["format"] == "mp3"
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     mp3 = audio_io.load({"bytes": base64.b64decode(mp3_part["input_audio"]["data"])}, 16000)
     assert abs(len(mp3) - 16000) < 2000  # MP3 frames pad the ends

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lm_eval_audio import airbench
+from lm_eval_audio.benchmarks import airbench
 from lm_eval_audio.judges import airbench_judges as aj
 from lm_eval_audio.judges import audiobench_judges as abj
 

@@ -1,4 +1,4 @@
-from lm_eval_audio.prompting import decode_chat_context, encode_chat_context, flatten_without_template, place_audio
+from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context, flatten_without_template, place_audio
 
 import pytest
 

@@ -10,7 +10,7 @@ import pytest
 from test_airbench_groups import TABLE3, TABLE5
 
 from conftest import run_cli
-from lm_eval_audio import stats
+from lm_eval_audio.analysis import stats
 
 DATE = "2026-01-01T00-00-00.000000"
 

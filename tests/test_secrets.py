@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import run_cli
 
-from lm_eval_audio.model_args import refuse_secrets
+from lm_eval_audio.endpoints.model_args import refuse_secrets
 
 OPENAI_SHAPED = "sk-proj-abcdefghijklmnop0123456789"
 HF_SHAPED = "hf_abcdefghijklmnopqrstuvwxyz012345"

@@ -1,6 +1,6 @@
 """Hooks for the AIR-Bench tasks: data, prompts, per-item scoring and the judge metrics.
 
-The work is done in ``lm_eval_audio.airbench`` (data, prompts, answer rule) and
+The work is done in ``lm_eval_audio.benchmarks.airbench`` (data, prompts, answer rule) and
 ``lm_eval_audio.judges.airbench_judges`` (judge prompts and parsers); this file only
 connects them to lm-eval's task fields.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import math
 
-from lm_eval_audio import aggregation_context, airbench
+from lm_eval_audio.harness import aggregation_context
+from lm_eval_audio.benchmarks import airbench
 from lm_eval_audio.judges import airbench_judges, judge_config
 
 log = logging.getLogger("lm_eval.audio.airbench")

@@ -1,7 +1,7 @@
 """Hooks for the AudioBench tasks: data, prompts, per-item results and the metrics.
 
-Data and prompts live in ``lm_eval_audio.audiobench``, WER in ``lm_eval_audio.wer``,
-METEOR in ``lm_eval_audio.meteor`` and the judge in
+Data and prompts live in ``lm_eval_audio.benchmarks.audiobench``, WER in ``lm_eval_audio.metrics.wer``,
+METEOR in ``lm_eval_audio.metrics.meteor`` and the judge in
 ``lm_eval_audio.judges.audiobench_judges``; this file connects them to lm-eval.
 
 Every metric is computed in two steps, per item then combined, so that the sweep
@@ -15,9 +15,11 @@ import logging
 import math
 import statistics
 
-from lm_eval_audio import aggregation_context, audiobench, run_report
-from lm_eval_audio import meteor as meteor_metric
-from lm_eval_audio import wer as wer_metric
+from lm_eval_audio.harness import aggregation_context
+from lm_eval_audio.benchmarks import audiobench
+from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.metrics import meteor as meteor_metric
+from lm_eval_audio.metrics import wer as wer_metric
 from lm_eval_audio.judges import audiobench_judges, judge_config
 
 log = logging.getLogger("lm_eval.audio.audiobench")

@@ -3,7 +3,7 @@
 A Hugging Face ``Audio`` column is stored as a struct ``{bytes, path}`` holding the encoded
 file. Documents refer to one cell (``{"table": file, "row": i, "column": "context"}``) and
 the bytes are read when a batch is decoded, so documents stay small and memory stays flat.
-Decoding then goes through soundfile like any file (``lm_eval_audio.audio``), with no
+Decoding then goes through soundfile like any file (``lm_eval_audio.audio.decoding``), with no
 torchcodec.
 
 Parquet is read one row group at a time and the last groups read are kept (up to 512 MB);
@@ -17,7 +17,7 @@ import os
 from collections import OrderedDict
 from functools import lru_cache
 
-from lm_eval_audio.audio_refs import AudioError
+from lm_eval_audio.audio.refs import AudioError
 
 # Row groups read from parquet, most recent last; bounded by their size in memory.
 _ROW_GROUP_BYTES_KEPT = 512 * 2**20
@@ -127,7 +127,7 @@ def resolve(ref: dict) -> dict:
     slice_ = {k: ref[k] for k in ("start", "end") if ref.get(k) is not None}
     if data is not None:
         return {"bytes": data, "path": f"{where} ({path or 'audio'})", **slice_}
-    from lm_eval_audio.audio_refs import leaves_folder
+    from lm_eval_audio.audio.refs import leaves_folder
 
     if leaves_folder(path):
         raise AudioError(f"{where}: the audio cell's path {path!r} leads outside the folder of its table "

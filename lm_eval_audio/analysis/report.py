@@ -5,7 +5,7 @@ lm-eval results files.
     lm-eval-audio report runA/results_X.json runB/results_Y.json --output report/   # A against B
 
 Every number comes from the per-document sample logs (``--log_samples``), so each has a
-95% bootstrap interval (``lm_eval_audio.stats``):
+95% bootstrap interval (``lm_eval_audio.analysis.stats``):
 
 * AIR-Bench runs (any task whose documents are AIR-Bench items, the sample included) get
   a table laid out like the paper's Table 3 (foundation speech / sound / music / average;
@@ -30,10 +30,10 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 
-from lm_eval_audio import stats
-from lm_eval_audio.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES
-from lm_eval_audio.diagnose import PREFERRED_METRICS, choose_metric, metrics_to_try
-from lm_eval_audio.run_results import JUDGE_METRICS, ResultsError, Run, find, first_filter, item_value
+from lm_eval_audio.analysis import stats
+from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES
+from lm_eval_audio.analysis.diagnose import PREFERRED_METRICS, choose_metric, metrics_to_try
+from lm_eval_audio.analysis.run_results import JUDGE_METRICS, ResultsError, Run, find, first_filter, item_value
 
 _FOUNDATION_TASK = {t: c for c, tasks in FOUNDATION_CATEGORIES.items() for t in tasks}
 _CHAT_TASK = {t: c for c, tasks in CHAT_CATEGORIES.items() for t in tasks}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lm_eval_audio.audio_condition import FULL, AudioCondition, mark, without_audio
-from lm_eval_audio.audio_refs import AudioError, unavailable_reason
+from lm_eval_audio.audio.conditions import FULL, AudioCondition, mark, without_audio
+from lm_eval_audio.audio.refs import AudioError, unavailable_reason
 
 
 @dataclass
@@ -56,7 +56,7 @@ def split_request(
         refs = [mark(r, condition) for r in refs]
     seconds = 0.0
     if measure:
-        from lm_eval_audio import audio as audio_io
+        from lm_eval_audio.audio import decoding as audio_io
 
         seconds = sum(audio_io.duration_seconds(r) for r in refs)
     return RequestParts(index, context, second, list(refs), seconds)

@@ -11,7 +11,7 @@ Documents carry the audio path, never samples. Items whose folder is absent from
 snapshot are left out with a warning that names the folder and counts its items; an
 item whose file is missing or empty stays in, flagged: the model is not run on it, it is
 counted (``audio_missing``), and foundation scores it wrong. Every gap is also noted for
-the results JSON (``lm_eval_audio.run_report``).
+the results JSON (``lm_eval_audio.storage.run_state``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import os
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from lm_eval_audio import run_report
+from lm_eval_audio.storage import run_state as run_report
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
@@ -83,7 +83,7 @@ class TaskDataAbsent(AirBenchDataError):
 
 def sample_root() -> Path:
     """The bundled synthetic stand-in (``airbench_sample``), in the official layout."""
-    from lm_eval_audio.startup import tasks_dir
+    from lm_eval_audio.harness.startup import tasks_dir
 
     return Path(tasks_dir()) / "airbench" / "sample_data"
 
@@ -144,7 +144,7 @@ def _item_problem(item, index: int, track: str, meta_path: str) -> str | None:
 def _escapes_the_snapshot(item: dict) -> str | None:
     """A ``path`` (or folder name) that would lead out of ``<root>/<Track>/<task>_<dataset>/``:
     absolute, or climbing with ``..``. The official files never do; a tampered one is refused."""
-    from lm_eval_audio.audio_refs import leaves_folder
+    from lm_eval_audio.audio.refs import leaves_folder
 
     for key in ("task_name", "dataset_name", "path"):
         value = str(item[key])

@@ -5,7 +5,7 @@
         --tasks airbench_foundation --fragments 4 --output_path diagnose
 
 One model, loaded once, is evaluated under ``audio=full``, ``audio=none`` and
-``audio=fragment:N:1`` .. ``fragment:N:N`` (``lm_eval_audio.audio_condition``), each run
+``audio=fragment:N:1`` .. ``fragment:N:N`` (``lm_eval_audio.audio.conditions``), each run
 saved as ``lm_eval --output_path ... --log_samples`` would save it and keyed apart in one
 request cache (``--use_cache``, on by default), so a re-run, or one with more fragments,
 asks the model only for what is new. Per task it reports (arXiv 2604.24401, design.md
@@ -37,8 +37,8 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 
-from lm_eval_audio.audio_condition import parse
-from lm_eval_audio.run_results import JUDGE_METRICS, failed_docs, item_scores, reported_value, smoke_test_judged
+from lm_eval_audio.audio.conditions import parse
+from lm_eval_audio.analysis.run_results import JUDGE_METRICS, failed_docs, item_scores, reported_value, smoke_test_judged
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
@@ -282,7 +282,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     from lm_eval.tasks import TaskManager
     from lm_eval.utils import sanitize_model_name, simple_parse_args_string
 
-    from lm_eval_audio.startup import results_folder_name
+    from lm_eval_audio.harness.startup import results_folder_name
 
     model_args = args.model_args or ""
     given = simple_parse_args_string(model_args)
@@ -365,7 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("diagnose: --fragments must be at least 1")
     if args.limit is not None and args.limit >= 1:
         args.limit = int(args.limit)
-    from lm_eval_audio import startup
+    from lm_eval_audio.harness import startup
 
     startup.install()
     from lm_eval.utils import setup_logging

@@ -11,7 +11,7 @@ environment. That is why this module imports nothing heavy: it only puts a finde
 * puts our ``tasks/`` folder on every ``TaskManager``'s include path, before the
   user's ``--include_path`` so that a user's task of the same name wins;
 * makes lm-eval's request-cache key (``--use_cache``) depend on the audio content, keeps
-  requests that failed for good (``lm_eval_audio.failed_requests``) out of that cache, and
+  requests that failed for good (``lm_eval_audio.model_wrappers.failed_requests``) out of that cache, and
   moves an unreadable cache file aside (with a warning) instead of failing the run;
 * leaves out of a group a member task whose data is absent from a partial snapshot
   (the loader raises an error marked ``skippable_in_group``), with a warning;
@@ -107,7 +107,7 @@ def _on_api_model(module) -> None:
     original = module.hash_args
 
     def hash_args(attr, args):
-        from lm_eval_audio.audio_refs import cache_key_args
+        from lm_eval_audio.audio.refs import cache_key_args
 
         key_args = cache_key_args(args)
         if _caching_condition[0] not in (None, "full"):
@@ -126,7 +126,7 @@ def _on_api_model(module) -> None:
                 return fn
 
             def run(requests):
-                from lm_eval_audio import failed_requests
+                from lm_eval_audio.model_wrappers import failed_requests
 
                 condition = getattr(self.lm, "audio_condition", None)
                 _caching_condition[0] = None if condition is None else str(condition)
@@ -151,7 +151,7 @@ def _on_api_model(module) -> None:
 
     def make_init(original):
         def __init__(self, lm, cache_db, *args, **kwargs):
-            from lm_eval_audio.text_store import set_aside_unreadable, sqlite_problem
+            from lm_eval_audio.storage.text_store import set_aside_unreadable, sqlite_problem
 
             # Checked first: SqliteDict would open a damaged file and fail at the first lookup.
             problem = sqlite_problem(cache_db)
@@ -249,7 +249,7 @@ def _on_task_factory(module) -> None:
 def _on_evaluator_utils(module) -> None:
     def make(original):
         def _compute_task_aggregations(task, raw_metrics, *args, **kwargs):
-            from lm_eval_audio import aggregation_context
+            from lm_eval_audio.harness import aggregation_context
 
             with aggregation_context.aggregating(task.task_name, getattr(task.config, "metadata", None)):
                 agg_metrics, sample_len = original(task, raw_metrics, *args, **kwargs)
@@ -264,7 +264,7 @@ def _on_evaluator_utils(module) -> None:
 def _on_evaluator(module) -> None:
     def make(original):
         def evaluate(lm, task_dict, *args, **kwargs):
-            from lm_eval_audio import run_report
+            from lm_eval_audio.storage import run_state as run_report
             from lm_eval_audio.judges import judge_log
             from lm_eval_audio.judges.judge_config import preflight
 
@@ -295,7 +295,7 @@ def _on_evaluator(module) -> None:
         def simple_evaluate(*args, **kwargs):
             import inspect
 
-            from lm_eval_audio.model_args import refuse_secrets
+            from lm_eval_audio.endpoints.model_args import refuse_secrets
 
             bound = inspect.signature(original).bind_partial(*args, **kwargs).arguments
             model, given = bound.get("model"), bound.get("model_args")
@@ -326,7 +326,7 @@ def _record_condition(results: dict, condition) -> None:
 
 def _record_item_scores(results: dict) -> None:
     """The judge metrics' per-document scores, into each logged sample (``item_scores``)."""
-    from lm_eval_audio import aggregation_context
+    from lm_eval_audio.harness import aggregation_context
 
     scores = aggregation_context.take_item_scores()
     for task, samples in (results.get("samples") or {}).items():
@@ -389,7 +389,7 @@ def results_folder_name(model_source: str, model_args, name: str) -> str:
 
         name = results_name(args)
     if "audio" in args:
-        from lm_eval_audio.audio_condition import parse
+        from lm_eval_audio.audio.conditions import parse
 
         condition = parse(args["audio"], model_source)
         if condition.kind != "full":

@@ -13,7 +13,7 @@ import subprocess
 
 import numpy as np
 
-from lm_eval_audio.audio_refs import AudioError, describe, normalize
+from lm_eval_audio.audio.refs import AudioError, describe, normalize
 
 __all__ = ["AudioError", "load", "load_native", "duration_seconds", "resample"]
 
@@ -106,7 +106,7 @@ def _check_complete(ref: dict, head: bytes, frames: int, sr: int) -> None:
 def _decode(ref: dict) -> tuple[np.ndarray, int]:
     """Samples as (frames, channels) float32, and their rate, of a whole, undamaged file."""
     if ref.get("table") is not None:
-        from lm_eval_audio import table_audio
+        from lm_eval_audio.audio import tables as table_audio
 
         ref = table_audio.resolve(ref)
     if ref.get("array") is not None:
@@ -165,7 +165,7 @@ def load_native(ref) -> tuple[np.ndarray, int]:
     if not np.isfinite(mono).all():
         raise AudioError(f"{describe(ref)}: audio contains NaN or infinite samples")
     if ref.get("condition"):  # model_args audio=silence|noise|fragment:N:K
-        from lm_eval_audio.audio_condition import transform
+        from lm_eval_audio.audio.conditions import transform
 
         mono = transform(mono, sr, ref["condition"], ref)
     return np.ascontiguousarray(mono, dtype=np.float32), sr
@@ -181,7 +181,7 @@ def duration_seconds(ref) -> float:
     """Length in seconds, read from the header where possible (used to sort batches)."""
     ref = normalize(ref)
     if ref.get("condition", "").startswith("fragment:"):
-        from lm_eval_audio.audio_condition import parse
+        from lm_eval_audio.audio.conditions import parse
 
         return _whole_seconds(ref) / parse(ref["condition"]).n
     return _whole_seconds(ref)
@@ -194,7 +194,7 @@ def _whole_seconds(ref: dict) -> float:
     if ref.get("seconds") is not None:
         return float(ref["seconds"]) - start
     if ref.get("table") is not None:
-        from lm_eval_audio import table_audio
+        from lm_eval_audio.audio import tables as table_audio
 
         ref = table_audio.resolve(ref)
     if ref.get("array") is not None:

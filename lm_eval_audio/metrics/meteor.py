@@ -5,7 +5,7 @@ calls Hugging Face ``evaluate``'s ``meteor`` on the raw texts: nltk's
 ``single_meteor_score`` of ``word_tokenize(reference)`` and ``word_tokenize(prediction)``
 with alpha 0.9, beta 3, gamma 0.5 (lower-casing, Porter stemming, WordNet synonyms),
 then the mean over items. This module calls the same nltk function with the same
-parameters and WordNet 3.0 (``lm_eval_audio.wordnet_data``); without WordNet it raises
+parameters and WordNet 3.0 (``lm_eval_audio.storage.wordnet_data``); without WordNet it raises
 rather than score without the synonym stage.
 
 One difference: ``word_tokenize`` first splits sentences with nltk's pre-trained Punkt
@@ -38,7 +38,7 @@ def score(reference: str, hypothesis: str) -> float:
     """METEOR of one hypothesis against one reference, 0 to 1."""
     from nltk.translate.meteor_score import single_meteor_score
 
-    from lm_eval_audio import wordnet_data
+    from lm_eval_audio.storage import wordnet_data
 
     return float(single_meteor_score(tokenize(reference), tokenize(hypothesis), wordnet=wordnet_data.reader(),
                                      alpha=0.9, beta=3, gamma=0.5))

@@ -10,7 +10,7 @@ weights are used).
 transformers reads a GGUF file by parsing and dequantizing it, every time. :func:`smollm2_folder`
 does that once and keeps the result as an ordinary transformers folder (float32 safetensors,
 ~520 MB) in the user's cache, which loads 6x faster (docs/PERFORMANCE.md);
-``python -m lm_eval_audio.bundled_models`` (run by the setup script) prepares it.
+``python -m lm_eval_audio.storage.bundled_models`` (run by the setup script) prepares it.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def smollm2() -> tuple[str, str]:
 
 def smollm2_folder() -> str:
     """SmolLM2-135M-Instruct as a transformers folder, converted from the GGUF file once."""
-    from lm_eval_audio.text_store import cache_home
+    from lm_eval_audio.storage.text_store import cache_home
 
     folder, gguf = smollm2()
     st = os.stat(os.path.join(folder, gguf))

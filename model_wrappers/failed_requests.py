@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio import run_report
+from lm_eval_audio.storage import run_state as run_report
 
 log = logging.getLogger("lm_eval.audio")
 

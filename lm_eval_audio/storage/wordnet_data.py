@@ -9,7 +9,7 @@ files copied, and ``lexnames`` written from WordNet 3.0's table of its 45 lexico
 files (``LEXICOGRAPHER_FILES``, as listed in the ``lexnames(5WN)`` manual page; kept here
 because slim images drop manual pages, and checked against the page where it exists).
 
-    python -m lm_eval_audio.wordnet_data            # run by scripts/setup.sh
+    python -m lm_eval_audio.storage.wordnet_data            # run by scripts/setup.sh
 
 METEOR never runs without WordNet: ``reader()`` raises with these instructions.
 """
@@ -45,7 +45,7 @@ _CATEGORY = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}  # lexnames(5WN): "Syntac
 
 HOW_TO_INSTALL = (
     "install Debian's WordNet (apt-get install wordnet-base wordnet-sense-index), then run "
-    "`python -m lm_eval_audio.wordnet_data` (scripts/setup.sh does both); "
+    "`python -m lm_eval_audio.storage.wordnet_data` (scripts/setup.sh does both); "
     "or put nltk's own WordNet at <nltk_data>/corpora/wordnet"
 )
 

@@ -8,7 +8,7 @@
 
 The conditions of arXiv 2604.24401 (design.md section 7), applied where the wrappers read
 a request (``request_args.split_request``): ``none`` drops the references and the
-``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio`` applies
+``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio.decoding`` applies
 the mark to the decoded samples, after the reference's own time slice and before a
 wrapper's long-audio policy. The mark is part of the audio's content digest, so
 ``--use_cache`` and the transcript cache never hand one condition's answer to another.
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lm_eval_audio.audio_refs import AudioError, describe, normalize
-from lm_eval_audio.prompting import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
+from lm_eval_audio.audio.refs import AudioError, describe, normalize
+from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
 
 KINDS = ("full", "none", "silence", "noise", "fragment")
 NOISE_RMS = 0.1  # -20 dBFS: clearly audible, far from clipping (Gaussian peaks stay under 1.0)

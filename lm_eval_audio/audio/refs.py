@@ -8,13 +8,13 @@ A task's ``doc_to_audio`` returns a list of references. Each is one of
   ``Audio(decode=False)`` gives it;
 * ``{"array": samples, "sampling_rate": hz}``: already decoded samples;
 * ``{"table": file, "row": i, "column": name}``: a Hugging Face ``Audio`` cell of a
-  parquet or arrow file (``lm_eval_audio.table_audio``), optionally with start/end and a
+  parquet or arrow file (``lm_eval_audio.audio.tables``), optionally with start/end and a
   ``seconds`` hint (the clip's length, so batching need not read it);
 * ``{"path": ..., "unavailable": reason}``: a clip the loader found missing or empty.
   The model wrappers answer such a request empty (or with -inf log-likelihood) without
   running the model, and count it; the task scores and reports the item.
 
-Decoding happens in the model wrapper, one batch at a time (``lm_eval_audio.audio``).
+Decoding happens in the model wrapper, one batch at a time (``lm_eval_audio.audio.decoding``).
 This module stays free of torch so that the startup hook can use it for cache keys.
 """
 
@@ -123,7 +123,7 @@ def _cell_content(ref: dict) -> bytes:
     key = (os.path.realpath(table), st.st_size, st.st_mtime_ns, int(ref["row"]), column)
     content = _cell_contents.get(key)
     if content is None:
-        from lm_eval_audio import table_audio
+        from lm_eval_audio.audio import tables as table_audio
 
         whole = table_audio.resolve({"table": table, "row": ref["row"], "column": column})
         if whole.get("bytes") is not None:
@@ -157,7 +157,7 @@ def content_digest(ref: Any) -> str:
     else:
         h.update(b"file:" + _file_digest(ref["path"]).encode())
     h.update(f":{ref.get('start')}:{ref.get('end')}".encode())
-    if ref.get("condition"):  # an ablation (lm_eval_audio.audio_condition) is other content
+    if ref.get("condition"):  # an ablation (lm_eval_audio.audio.conditions) is other content
         h.update(f":condition={ref['condition']}".encode())
     return h.hexdigest()
 

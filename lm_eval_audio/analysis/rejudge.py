@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from lm_eval_audio import jsonl
+from lm_eval_audio.storage import jsonl
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
 
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, airbench_data_dir, audiobench_data_dir, prompt_mode, ...)")
     args = parser.parse_args(argv)
 
-    from lm_eval_audio import startup
+    from lm_eval_audio.harness import startup
 
     startup.install()
     try:

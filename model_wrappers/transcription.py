@@ -18,8 +18,8 @@ import os
 
 import numpy as np
 
-from lm_eval_audio import bundled_models
-from lm_eval_audio.text_store import TextStore, cache_home
+from lm_eval_audio.storage import bundled_models
+from lm_eval_audio.storage.text_store import TextStore, cache_home
 
 log = logging.getLogger("lm_eval.audio.asr")
 
@@ -169,7 +169,7 @@ class TranscriptCache:
         """Transcripts for ``{digest: reference}``, how many had to be transcribed, and why each
         clip that could not be decoded was not (``decode(ref)`` gives the samples of a clip, or
         raises ``AudioError``)."""
-        from lm_eval_audio.audio_refs import AudioError
+        from lm_eval_audio.audio.refs import AudioError
 
         out, missing, errors = {}, [], {}
         for digest in clips:

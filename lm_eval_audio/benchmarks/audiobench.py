@@ -27,8 +27,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from lm_eval_audio import run_report
-from lm_eval_audio.audiobench_templates import POOLS
+from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.benchmarks.audiobench_templates import POOLS
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -227,7 +227,7 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
     (no copy of the bytes), so loading holds a few clips at a time, not the dataset."""
     import pyarrow.parquet as pq
 
-    from lm_eval_audio import table_audio
+    from lm_eval_audio.audio import tables as table_audio
 
     if table_audio.is_arrow(str(path)):
         table = table_audio.arrow_table(str(path))
@@ -271,7 +271,7 @@ def _audio_info(buffer) -> tuple[float | None, str]:
     import pyarrow as pa
     import soundfile as sf
 
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     try:
         info = sf.info(pa.BufferReader(buffer))

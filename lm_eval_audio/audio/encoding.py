@@ -4,7 +4,7 @@ OpenAI's ``input_audio`` takes only ``wav`` and ``mp3``; vLLM's ``audio_url`` da
 take more, but WAV is what every server decodes. A 16-bit PCM WAV file (or an MP3 when
 MP3 is asked for) with no time slice is sent as it is, byte for byte. Anything else (FLAC,
 OGG, a table cell in another codec, a slice of a recording, float WAV) is decoded by
-``lm_eval_audio.audio``, downmixed to mono at its own rate, and encoded here; the
+``lm_eval_audio.audio.decoding``, downmixed to mono at its own rate, and encoded here; the
 dataset's files are never touched.
 """
 
@@ -16,7 +16,7 @@ import subprocess
 
 import numpy as np
 
-from lm_eval_audio.audio_refs import AudioError, describe, normalize
+from lm_eval_audio.audio.refs import AudioError, describe, normalize
 
 FORMATS = ("wav", "mp3")
 MIME = {"wav": "audio/wav", "mp3": "audio/mpeg"}
@@ -39,7 +39,7 @@ def _as_is(ref: dict, fmt: str) -> bytes | None:
     if any(ref.get(key) is not None for key in ("start", "end", "array", "condition")):
         return None
     if ref.get("table") is not None:
-        from lm_eval_audio import table_audio
+        from lm_eval_audio.audio import tables as table_audio
 
         return _as_is(table_audio.resolve(ref), fmt)
     if ref.get("bytes") is not None:
@@ -75,7 +75,7 @@ def _mp3(samples: np.ndarray, sr: int, where: str) -> bytes:
 
 def encode(ref, fmt: str = "wav") -> bytes:
     """The clip ``ref`` points at, as ``fmt`` file bytes. Raises AudioError naming the clip."""
-    from lm_eval_audio import audio as audio_io
+    from lm_eval_audio.audio import decoding as audio_io
 
     if fmt not in FORMATS:
         raise ValueError(f"audio format must be one of {FORMATS}, got {fmt!r}")

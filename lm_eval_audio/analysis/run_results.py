@@ -5,7 +5,7 @@ lm-eval writes ``results_<date>.json`` and, with ``--log_samples``, one
 ``samples_<task>_<date>.jsonl`` per task beside it. A sample line holds the per-document
 value of each metric that lm-eval averages (``exact_match: 1.0``); for the judge metrics,
 whose aggregation is the judge, the startup hook adds the judged value under
-``item_scores`` (``lm_eval_audio.aggregation_context.report_item_scores``).
+``item_scores`` (``lm_eval_audio.harness.aggregation_context.report_item_scores``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lm_eval_audio import jsonl
+from lm_eval_audio.storage import jsonl
 
 
 class ResultsError(ValueError):

@@ -166,7 +166,7 @@ def main(argv=None) -> None:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m lm_eval_audio.tiny_models",
+        prog="python -m lm_eval_audio.testing.tiny_models",
         description="Save a tiny random-weight audio LM (real transformers classes, no download) for smoke runs.",
     )
     parser.add_argument("out_dir")
