@@ -27,7 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from lm_eval_audio.judges import airbench_judges, judge_log
+from lm_eval_audio.judges import airbench_judges
+from lm_eval_audio.storage import run_state
 from lm_eval_audio.judges.judge_config import JudgeConfig
 
 SERVER = Path(__file__).resolve().parent.parent / "tests" / "scripted_judge.py"
@@ -87,7 +88,7 @@ def _run(items, base_url: str, cache: Path, concurrency: int, label: str) -> tup
     verdicts = airbench_judges.judge_chat(items, config, label)
     seconds = time.perf_counter() - start
     assert all(v is not None for v in verdicts), "a judge call failed"
-    return seconds, judge_log.summaries()[label]["calls"], _as_pairs(verdicts)
+    return seconds, run_state.current().judge_summaries[label]["calls"], _as_pairs(verdicts)
 
 
 def main() -> None:

@@ -71,24 +71,6 @@ def default_cache_path() -> str:
     return os.path.join(cache_home(), "judge_cache.sqlite")
 
 
-def for_task(metadata: dict | None = None) -> JudgeConfig | None:
-    """The judge of a task: the configured endpoint, else the bundled smoke-test judge when
-    the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
-    config = resolve(metadata)
-    if config is not None:
-        return config
-    from lm_eval_audio.judges import smoke_test_judge
-
-    metadata = dict(metadata or {})
-    if not smoke_test_judge.requested(metadata):
-        return None
-    return JudgeConfig(
-        model=smoke_test_judge.NAME, base_url=smoke_test_judge.url(), concurrency=1,
-        cache_path=_settings(metadata)["judge_cache"] or default_cache_path(),
-        max_tokens=smoke_test_judge.MAX_TOKENS, max_parse_attempts=smoke_test_judge.MAX_PARSE_ATTEMPTS, smoke_test=True,
-    )
-
-
 def _settings(metadata: dict) -> dict:
     """Each judge setting from ``--metadata``, else its environment variable, else the task's
     ``<setting>_default`` (a YAML may name its benchmark's own judge), else ours."""
@@ -143,77 +125,3 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
         retry_base_seconds=values["judge_retry_base_seconds"],
         max_parse_attempts=values["judge_max_parse_attempts"],
     )
-
-
-_run_metadata: dict = {}
-
-
-def remember_run_metadata(metadata: dict) -> None:
-    """The run's ``--metadata``, as a task loader sees it (``process_results`` does not)."""
-    _run_metadata.clear()
-    _run_metadata.update(metadata)
-
-
-def configured_for_run() -> bool:
-    """Whether this run has a judge, so per-item results should carry the judge's inputs."""
-    from lm_eval_audio.judges import smoke_test_judge
-
-    return resolve(_run_metadata) is not None or smoke_test_judge.in_this_run()
-
-
-def preflight(tasks: dict) -> None:
-    """Before the model runs: refuse tasks that need a judge when none is configured.
-
-    A task says so in its YAML ``metadata: {judge: required}`` (or ``optional``, where it
-    falls back to its judge-free metrics). ``--predict_only`` needs no judge: score its
-    samples later with ``lm-eval-audio judge``. Tasks that name a ``smoke_test_judge`` get
-    it, started here, when no endpoint is configured.
-    """
-    import logging
-
-    from lm_eval_audio.judges import smoke_test_judge
-    from lm_eval_audio.judges.judge_engine import check_cache, check_endpoint
-
-    smoke_test_judge.use_in_this_run(False)
-    optional_without, configs, smoke = [], [], []
-    for name, task in tasks.items():
-        metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
-        need = metadata.get("judge")
-        if not need or "bypass" in getattr(task, "_metric_fn_list", {}):
-            continue
-        config = resolve(metadata)
-        if config is not None:
-            if config not in configs:
-                configs.append(config)
-            continue
-        if smoke_test_judge.requested(metadata):
-            smoke.append((name, metadata))
-            continue
-        if need == "required":
-            raise JudgeConfigError(
-                f"task {name} is scored by an LLM judge and no judge is configured: {HOW_TO_CONFIGURE}. "
-                "Or run it with --predict_only --log_samples and score the samples later with "
-                "`lm-eval-audio judge SAMPLES.jsonl`"
-            )
-        optional_without.append(name)
-    for config in configs:
-        check_endpoint(config)
-    if smoke:
-        if optional_without:
-            # Their items would go to the judge (the run has one) with no judge of their own to take them.
-            raise JudgeConfigError(
-                f"{', '.join(sorted(n for n, _ in smoke))} fall back to the bundled smoke-test judge when no judge "
-                f"is configured, and {', '.join(sorted(optional_without))} in the same run would get no judge: "
-                "configure a judge "
-                f"({HOW_TO_CONFIGURE}) or run them separately"
-            )
-        # Started, and its cache opened, before the model runs, not in the middle of aggregation.
-        check_cache(for_task(smoke[0][1]))
-        smoke_test_judge.use_in_this_run(True)
-    if optional_without:
-        shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
-        logging.getLogger("lm_eval.audio.judge").warning(
-            "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only (AIR-Bench foundation: "
-            "exact_match, without gpt_align; AudioBench captioning: meteor, without judge_score); to add them, %s",
-            len(optional_without), shown, HOW_TO_CONFIGURE,
-        )

@@ -11,9 +11,9 @@ import json
 import logging
 import re
 
-from lm_eval_audio.judges import judge_log
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest, JudgeStats
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.judge")
 
@@ -50,7 +50,8 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     from pass name to the engine's outcome (``.parsed`` is None when judging failed).
     """
     key = _memo_key(kind, task, config, items)
-    known = judge_log.verdicts(key)
+    state = run_state.current()
+    known = state.judge_verdicts.get(key)
     if known is not None:
         return known
     engine = JudgeEngine(config)
@@ -69,8 +70,7 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     for (index, pass_name), outcome in zip(owners, outcomes):
         verdicts[index][pass_name] = outcome
         item = items[index]
-        judge_log.record(
-            task,
+        state.judge_records[task].append(
             {
                 "doc_id": item.get("doc_id"),
                 "uniq_id": item["uniq_id"],
@@ -90,14 +90,13 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
         log.warning("judge [%s]: %d answer(s) longer than %d characters were cut to that length in the judge's "
                     "prompt (counted as answers_cut in the judge summary)", task, cut, MAX_ANSWER_CHARS)
     _summarize(task, kind, config, stats, failed, prompt_version, cut)
-    judge_log.remember_verdicts(key, verdicts)
+    state.judge_verdicts[key] = verdicts
     return verdicts
 
 
 def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str,
                answers_cut: int) -> None:
-    judge_log.summarize(
-        task,
+    run_state.current().judge_summaries[task] = (
         {
             "kind": kind,
             "judge": config.public(),
@@ -109,7 +108,7 @@ def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, fai
             "reasks": stats.reasks,
             "failed_items": failed,
             "answers_cut": answers_cut,
-        },
+        }
     )
     log.info(
         "judge [%s]: %d requests, %d calls, %d cache hits, %d retries, %d re-asks, %d failed items (model %s)",

@@ -19,6 +19,7 @@ import atexit
 import logging
 import threading
 
+from lm_eval_audio.judges.judge_config import JudgeConfigError
 from lm_eval_audio.storage import bundled_models
 
 log = logging.getLogger("lm_eval.audio.judge")
@@ -37,23 +38,8 @@ _url: str | None = None
 def requested(metadata: dict) -> bool:
     which = metadata.get("smoke_test_judge")
     if which and which not in SUPPORTED:
-        from lm_eval_audio.judges.judge_config import JudgeConfigError
-
         raise JudgeConfigError(f"smoke_test_judge: {which!r} is not a bundled judge (known: {', '.join(SUPPORTED)})")
     return bool(which)
-
-
-_in_this_run = False
-
-
-def use_in_this_run(used: bool) -> None:
-    """Set by the preflight of every evaluation: whether a task of this run is judged here."""
-    global _in_this_run
-    _in_this_run = used
-
-
-def in_this_run() -> bool:
-    return _in_this_run
 
 
 def url() -> str:

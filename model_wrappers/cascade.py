@@ -19,7 +19,6 @@ how much of it the words alone carry; the gap to an audio LM is what the audio a
 from __future__ import annotations
 
 import logging
-import os
 import re
 
 from lm_eval.api.instance import Instance
@@ -31,7 +30,7 @@ from lm_eval_audio.storage import bundled_models
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
-from lm_eval_audio.model_wrappers import transcription
+from lm_eval_audio.model_wrappers import registry, transcription
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
 from lm_eval_audio.model_wrappers.request_parts import split_request
@@ -108,7 +107,7 @@ class CascadeLM(LM):
             asr, asr_model, asr_language, model_args.number(WHO, "asr_beam_size", asr_beam_size), asr_device
         )
         self.transcripts = transcription.TranscriptCache(self.transcriber, transcript_cache)
-        self.llm_name = llm_label(llm_model)
+        self.llm_name = registry.llm_label(llm_model)
         if llm == "transformers":
             from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
@@ -275,16 +274,3 @@ def _name_markers(text: str, n_clips: int, clip) -> str:
             name += " "
         out += name + piece
     return out
-
-
-def llm_label(llm_model: str | None) -> str:
-    if llm_model in (None, bundled_models.SMOLLM2):
-        return "SmolLM2-135M-Instruct"
-    return os.path.basename(os.path.normpath(str(llm_model)))
-
-
-def results_name(args: dict) -> str:
-    """``cascade__<asr>__<llm>``, the results folder's name (the startup hook applies it)."""
-    asr = args.get("asr_model")
-    asr = os.path.basename(os.path.normpath(str(asr))) if asr else bundled_models.WHISPER_TINY_EN
-    return f"cascade__{asr}__{llm_label(args.get('llm_model'))}"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio")
 
@@ -52,17 +52,6 @@ class EveryRequestFailed(ValueError):
     """No request of a model call was answered; the message gives the first reason."""
 
 
-# The requests of the model call under way, those lm-eval's --use_cache answered itself included
-# (set by the startup hook around CachingLM): when a re-run asks the model only for the requests
-# that failed before and they fail again, the cached ones were still answered.
-_requests_in_call: int | None = None
-
-
-def requests_in_call(count: int | None) -> None:
-    global _requests_in_call
-    _requests_in_call = count
-
-
 def is_failed(answer) -> bool:
     return isinstance(answer, (FailedResponse, FailedScore))
 
@@ -71,17 +60,19 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
     """Note the failure under ``task/doc N`` (a list: a document's repeats may fail more than
     once) and count it per task; the answer to give (by request ``kind``)."""
     task = getattr(request, "task_name", None) or "unknown_task"
-    run_report.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
-    run_report.add("failed_request_counts", task, 1)
+    state = run_state.current()
+    state.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
+    state.add("failed_request_counts", task, 1)
     return FailedResponse(error) if kind == "generate_until" else FailedScore(error)
 
 
 def summarize(who: str, answers: list, not_run: int = 0) -> None:
     """Warn of the failed answers, or stop when no request was answered (requests that
-    ``--use_cache`` answered count as answered); ``not_run`` counts the requests whose clip the
+    ``--use_cache`` answered count as answered: the startup hook sets the call's full request
+    count as ``requests_in_call``, so a re-run whose remaining requests fail again still finishes); ``not_run`` counts the requests whose clip the
     loader had marked unavailable (answered empty without the model)."""
     failed = [a for a in answers if is_failed(a)]
-    if failed and len(failed) + not_run == max(len(answers), _requests_in_call or 0):
+    if failed and len(failed) + not_run == max(len(answers), run_state.current().requests_in_call or 0):
         raise EveryRequestFailed(
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
         )

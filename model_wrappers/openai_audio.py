@@ -31,7 +31,7 @@ from lm_eval_audio.audio import encoding as audio_encoding
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
-from lm_eval_audio.audio.refs import AudioError
+from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context, place_audio
 from lm_eval_audio.model_wrappers.request_parts import split_request
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import foundation_item, write_snapshot
 
 from lm_eval_audio.benchmarks import airbench
-from lm_eval_audio.judges import judge_config
+from lm_eval_audio.storage import run_state
 
 
 def _load(root, task_names, track="Foundation"):
@@ -88,19 +88,18 @@ def test_missing_or_empty_audio_is_flagged_by_uniq_id_and_kept(tmp_path, caplog)
 
 
 def test_invalid_items_are_left_out_by_uniq_id_and_recorded(tmp_path, caplog):
-    from lm_eval_audio.storage import run_state as run_report
 
     bad = foundation_item(6, "Music_AQA")
     del bad["question"]
     items = [foundation_item(4, "Music_AQA"), foundation_item(5, "Music_AQA", answer="not an option"), bad]
     root = write_snapshot(tmp_path, items)
-    run_report.take()
+    run_state.reset()
     with caplog.at_level(logging.WARNING, logger="lm_eval.audio.airbench"):
         docs = _load(root, ["Music_AQA"])
     assert [d["uniq_id"] for d in docs] == ["4"]
     assert "2 item(s)" in caplog.text and "uniq_id 5 (item 1): answer_gt 'not an option' is none of its choices" in caplog.text
     assert "uniq_id 6 (item 2): lacks question" in caplog.text
-    assert set(run_report.take()["airbench_invalid_items"]) == {"Foundation/5", "Foundation/6"}
+    assert set(run_state.finish().data_notes["airbench_invalid_items"]) == {"Foundation/5", "Foundation/6"}
     (root / "Foundation" / "Foundation_meta.json").write_text('{"not": "a list"}')
     with pytest.raises(airbench.AirBenchDataError, match="must hold a JSON list"):
         _load(root, ["Music_AQA"])
@@ -133,7 +132,7 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     root = write_snapshot(tmp_path, items)
     (root / "Foundation" / "Music_AQA_ds" / "clip_2.wav").unlink()
     ok, missing = _load(root, ["Music_AQA"])
-    judge_config.remember_run_metadata({})
+    run_state.current().judge_configured = False
     assert utils.process_foundation(ok, ["B. no"]) == {
         "exact_match": 1.0, "exact_match_parsed": 1.0, "exact_match_official": 1.0, "audio_missing": 0.0,
     }
@@ -141,5 +140,5 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     assert utils.process_foundation(missing, [""]) == {
         "exact_match": 0.0, "exact_match_parsed": 0.0, "exact_match_official": None, "audio_missing": 1.0,
     }
-    judge_config.remember_run_metadata({"judge_base_url": "http://127.0.0.1:9/v1"})
+    run_state.current().judge_configured = True
     assert "gpt_align" in utils.process_foundation(ok, ["B"])  # with a judge, the item goes to it

@@ -41,16 +41,16 @@ def test_published_layouts_load_in_row_order_and_decode_without_torchcodec(tmp_p
 
 
 def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
-    from lm_eval_audio.judges import judge_config
+    from lm_eval_audio.storage import run_state
 
     write_audiobench(tmp_path, "clotho_aqa_test", _rows(2))
     docs = _load(tmp_path, "clotho_aqa_test", prompt_mode="sweep")
     assert [d["template_id"] for d in docs] == [-1, -1]  # one document per item, its own instruction
-    judge_config.remember_run_metadata({"judge_base_url": "http://127.0.0.1:9/v1"})
+    run_state.current().judge_configured = True
     try:
         assert set(utils.process_judged(docs[0], ["x"])) == {"judge_score", "judge_failures", "audio_missing"}
     finally:
-        judge_config.remember_run_metadata({})
+        run_state.current().judge_configured = False
 
 
 def test_a_cells_digest_is_its_content_and_is_hashed_once_for_all_its_chunks(tmp_path, monkeypatch):
@@ -97,9 +97,9 @@ def test_missing_data_is_a_clear_error_naming_dataset_and_path(tmp_path, monkeyp
 
 
 def test_unusable_audio_and_empty_answers_are_flagged_and_counted(tmp_path):
-    from lm_eval_audio.storage import run_state as run_report
+    from lm_eval_audio.storage import run_state
 
-    run_report.take()
+    run_state.reset()
     rows = _rows(4)
     rows[1]["audio"] = None  # a null cell
     rows[2]["answer"] = "  "
@@ -109,7 +109,7 @@ def test_unusable_audio_and_empty_answers_are_flagged_and_counted(tmp_path):
     assert docs[1]["audio_problem"] == "the audio cell is empty (null)"
     (ref,) = utils.doc_to_audio(docs[1])
     assert ref["unavailable"] == "the audio cell is empty (null)"  # the model wrappers do not run it
-    notes = run_report.take()
+    notes = run_state.finish().data_notes
     assert notes["audiobench_invalid_items"] == {"wavcaps_qa_test/2": "answer empty"}
     assert notes["audiobench_unusable_audio"] == {"wavcaps_qa_test/1": "the audio cell is empty (null)"}
     item = utils.process_judged(docs[1], [""])

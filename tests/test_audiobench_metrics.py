@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-from lm_eval_audio.harness import aggregation_context
 from lm_eval_audio.metrics import meteor
 from lm_eval_audio.metrics import wer
 from lm_eval_audio.storage import wordnet_data
@@ -77,13 +76,13 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
     ]
     # r1: joined "the quick brown fox jumps over the lazy dog ninety" -> 1 insertion over 9 words; r2: 0 of 1
     assert utils.wer(items) == pytest.approx(1 / 10)
-    from lm_eval_audio.storage import run_state as run_report
+    from lm_eval_audio.storage import run_state
 
-    run_report.take()
+    run_state.reset()
     # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
-    with aggregation_context.aggregating("audiobench_earnings21_test", {}):
-        assert utils.wer([items[0], items[1], items[3]]) == 0.0
-    assert run_report.take()["audiobench_incomplete_recordings"] == {
+    run_state.current().aggregating = ("audiobench_earnings21_test", {})
+    assert utils.wer([items[0], items[1], items[3]]) == 0.0
+    assert run_state.finish().data_notes["audiobench_incomplete_recordings"] == {
         "audiobench_earnings21_test": ["r1 (chunks [0, 2] of 3)"]}
 
 
@@ -101,14 +100,14 @@ def test_sweep_statistics_across_templates():
     mu = sum(rates) / 3
     assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
-    from lm_eval_audio.storage import run_state as run_report
+    from lm_eval_audio.storage import run_state
 
-    run_report.take()
+    run_state.reset()
     ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]
     mean, low, high, std = utils._spread("judge_score", lambda items: ratings, utils._combine_mean)
-    with aggregation_context.aggregating("audiobench_clotho_aqa_test", {}):
-        assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
-    assert run_report.take()["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
+    run_state.current().aggregating = ("audiobench_clotho_aqa_test", {})
+    assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
+    assert run_state.finish().data_notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
     captions = [{"doc_id": t, "reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]
@@ -144,7 +143,7 @@ def test_meteor_is_nltks_with_wordnet_synonyms():
 def test_meteor_refuses_to_run_without_wordnet():
     code = (
         "import nltk; nltk.data.path[:] = ['/nonexistent']\n"
-        "from lm_eval_audio import meteor\n"
+        "from lm_eval_audio.metrics import meteor\n"
         "meteor.score('a dog', 'a hound')\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -12,15 +12,8 @@ import soundfile as sf
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts
 
 from conftest import readme_block, run_cli, run_readme_block
-from lm_eval_audio.analysis.diagnose import (
-    choose_metric,
-    diagnose_runs,
-    diagnose_task,
-    item_class,
-    metrics_to_try,
-    table,
-    threshold_for,
-)
+from lm_eval_audio.analysis.diagnose import diagnose_runs, diagnose_task, item_class, table, threshold_for
+from lm_eval_audio.analysis.run_results import choose_metric, metrics_to_try
 
 
 def test_each_class_follows_the_papers_definition():

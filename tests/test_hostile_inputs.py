@@ -26,7 +26,7 @@ from scripted_judge import ScriptedJudge
 
 from lm_eval_audio.benchmarks import airbench
 from lm_eval_audio.audio import decoding as audio
-from lm_eval_audio.audio.refs import AudioError
+from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest
 

@@ -225,20 +225,21 @@ def test_the_smoke_test_judge_is_only_for_tasks_that_ask_and_never_mixes(monkeyp
     the same run is refused before anything is loaded."""
     import types
 
-    from lm_eval_audio.judges import judge_config, smoke_test_judge
+    from lm_eval_audio.harness.preflight import preflight
+    from lm_eval_audio.judges import smoke_test_judge, task_judge
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setattr(smoke_test_judge, "url", lambda: pytest.fail("the smoke-test judge was started"))
-    assert judge_config.for_task({"judge": "required"}) is None
+    assert task_judge.for_task({"judge": "required"}) is None
 
     def task(**metadata):
         return types.SimpleNamespace(config=types.SimpleNamespace(metadata={"version": 1.0, **metadata}))
 
     sample = task(judge="optional", smoke_test_judge="smollm2")
     with pytest.raises(JudgeConfigError, match="airbench_foundation in the same run would get no judge"):
-        judge_config.preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(judge="optional")})
+        preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(judge="optional")})
     with pytest.raises(JudgeConfigError, match="airbench_chat is scored by an LLM judge and no judge is configured"):
-        judge_config.preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
+        preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
     with pytest.raises(JudgeConfigError, match="not a bundled judge"):
-        judge_config.for_task({"smoke_test_judge": "gpt-2"})
+        task_judge.for_task({"smoke_test_judge": "gpt-2"})

@@ -32,19 +32,23 @@ import argparse
 import hashlib
 import json
 import logging
-import math
 import os
 import sys
 from dataclasses import asdict, dataclass, field
 
 from lm_eval_audio.audio.conditions import parse
-from lm_eval_audio.analysis.run_results import JUDGE_METRICS, failed_docs, item_scores, reported_value, smoke_test_judged
+from lm_eval_audio.analysis.run_results import (
+    PREFERRED_METRICS,
+    choose_metric,
+    failed_docs,
+    item_scores,
+    metrics_to_try,
+)
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
 DEFAULT_FRAGMENTS = 4
 # The first of these that a task reports (with a number, and per document) is its score.
-PREFERRED_METRICS = ("gpt_align", "score", "judge_score", "acc", "exact_match", "meteor")
 # "Right" for a graded score: AIR-Bench chat 1-10 (mean of the two judge passes), AudioBench's
 # 0-100 judge (rubric 3 of 5 and above; the binary judges give 0 or 100), METEOR 0-1.
 THRESHOLDS = {"score": 7.0, "judge_score": 60.0, "meteor": 0.5}
@@ -118,36 +122,6 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
         task, metric, threshold, len(scores["full"]), acc["full"], acc["none"], _ratio(acc["none"], acc["full"]),
         fragments, _ratio(fragment_mean, acc["full"]), classes, unscored,
     )
-
-
-def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: bool) -> tuple[list[str], str | None]:
-    """``wanted``, without the judge metrics when the bundled smoke-test judge gave them
-    (unless the user named them), and a note saying so."""
-    if chosen_by_user or not smoke_test_judged(results, task):
-        return wanted, None
-    kept = [m for m in wanted if m not in JUDGE_METRICS]
-    skipped = [m for m in wanted if m in JUDGE_METRICS]
-    return kept, (f"{', '.join(skipped)} skipped: judged by the bundled smoke-test judge, which checks the pipeline, "
-                  "not the answers (name them with --metric to use them anyway)")
-
-
-def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[str]) -> tuple[str | None, str | None]:
-    """The task's score (first of ``wanted`` with a number and per-document values), or
-    None and why not."""
-    reasons = []
-    for metric in wanted:
-        value = reported_value(reported, metric)
-        if value is None:
-            continue
-        if not isinstance(value, (int, float)) or math.isnan(value):
-            reasons.append(f"{metric} is NaN (nothing was scored; see the run's log)")
-            continue
-        per_doc = item_scores(samples, metric)
-        if per_doc is None or all(v is None for v in per_doc.values()):
-            reasons.append(f"{metric} has no per-document scores in the sample log")
-            continue
-        return metric, None
-    return None, "; ".join(reasons) or f"reports none of {', '.join(wanted)} (choose one with --metric)"
 
 
 def threshold_for(metric: str, values, given: float | None) -> float:
@@ -282,7 +256,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     from lm_eval.tasks import TaskManager
     from lm_eval.utils import sanitize_model_name, simple_parse_args_string
 
-    from lm_eval_audio.harness.startup import results_folder_name
+    from lm_eval_audio.model_wrappers.registry import results_folder_name
 
     model_args = args.model_args or ""
     given = simple_parse_args_string(model_args)

@@ -32,8 +32,17 @@ from dataclasses import dataclass, field
 
 from lm_eval_audio.analysis import stats
 from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES
-from lm_eval_audio.analysis.diagnose import PREFERRED_METRICS, choose_metric, metrics_to_try
-from lm_eval_audio.analysis.run_results import JUDGE_METRICS, ResultsError, Run, find, first_filter, item_value
+from lm_eval_audio.analysis.run_results import (
+    JUDGE_METRICS,
+    PREFERRED_METRICS,
+    ResultsError,
+    Run,
+    choose_metric,
+    find,
+    first_filter,
+    item_value,
+    metrics_to_try,
+)
 
 _FOUNDATION_TASK = {t: c for c, tasks in FOUNDATION_CATEGORIES.items() for t in tasks}
 _CHAT_TASK = {t: c for c, tasks in CHAT_CATEGORIES.items() for t in tasks}

@@ -165,3 +165,37 @@ def find(paths: list[str]) -> list[list[Run]]:
                     covered |= set(run.tasks())
             models.append(runs)
     return models
+
+
+# The score a task is read by, first found wins (diagnose and report alike).
+PREFERRED_METRICS = ("gpt_align", "score", "judge_score", "acc", "exact_match", "meteor")
+
+
+def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: bool) -> tuple[list[str], str | None]:
+    """``wanted``, without the judge metrics when the bundled smoke-test judge gave them
+    (unless the user named them), and a note saying so."""
+    if chosen_by_user or not smoke_test_judged(results, task):
+        return wanted, None
+    kept = [m for m in wanted if m not in JUDGE_METRICS]
+    skipped = [m for m in wanted if m in JUDGE_METRICS]
+    return kept, (f"{', '.join(skipped)} skipped: judged by the bundled smoke-test judge, which checks the pipeline, "
+                  "not the answers (name them with --metric to use them anyway)")
+
+
+def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[str]) -> tuple[str | None, str | None]:
+    """The task's score (first of ``wanted`` with a number and per-document values), or
+    None and why not."""
+    reasons = []
+    for metric in wanted:
+        value = reported_value(reported, metric)
+        if value is None:
+            continue
+        if not isinstance(value, (int, float)) or math.isnan(value):
+            reasons.append(f"{metric} is NaN (nothing was scored; see the run's log)")
+            continue
+        per_doc = item_scores(samples, metric)
+        if per_doc is None or all(v is None for v in per_doc.values()):
+            reasons.append(f"{metric} has no per-document scores in the sample log")
+            continue
+        return metric, None
+    return None, "; ".join(reasons) or f"reports none of {', '.join(wanted)} (choose one with --metric)"

@@ -32,7 +32,7 @@ import numpy as np
 
 from lm_eval_audio.audio import decoding as audio_io
 from lm_eval_audio.storage import jsonl
-from lm_eval_audio.audio.refs import AudioError
+from lm_eval_audio.audio.errors import AudioError
 
 PEAK_CEILING = 0.98  # about -0.18 dBFS: a 16-bit file of the mix never clips
 MIN_SECONDS = 0.4  # BS.1770's gating block: shorter clips have no integrated loudness

@@ -24,9 +24,7 @@ import hashlib
 import os
 from typing import Any
 
-
-class AudioError(ValueError):
-    """An audio reference that cannot be used; the message names the file or item."""
+from lm_eval_audio.audio.errors import AudioError
 
 
 def normalize(ref: Any) -> dict:
@@ -56,13 +54,6 @@ def normalize(ref: Any) -> dict:
         f"unsupported audio reference of type {type(ref).__name__}: doc_to_audio must return a list of "
         "paths or dicts with 'path', 'bytes' or 'array'+'sampling_rate'"
     )
-
-
-def leaves_folder(path: str) -> bool:
-    """Whether a path from a data file would lead out of the folder it is relative to: absolute
-    (a drive letter too), or climbing with ``..``. Such paths in metadata are refused."""
-    text = str(path)
-    return text.startswith(("/", "\\")) or (len(text) > 1 and text[1] == ":") or ".." in text.replace("\\", "/").split("/")
 
 
 def unavailable_reason(ref: Any) -> str | None:

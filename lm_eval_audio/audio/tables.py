@@ -17,7 +17,7 @@ import os
 from collections import OrderedDict
 from functools import lru_cache
 
-from lm_eval_audio.audio.refs import AudioError
+from lm_eval_audio.audio.errors import AudioError
 
 # Row groups read from parquet, most recent last; bounded by their size in memory.
 _ROW_GROUP_BYTES_KEPT = 512 * 2**20
@@ -127,7 +127,7 @@ def resolve(ref: dict) -> dict:
     slice_ = {k: ref[k] for k in ("start", "end") if ref.get(k) is not None}
     if data is not None:
         return {"bytes": data, "path": f"{where} ({path or 'audio'})", **slice_}
-    from lm_eval_audio.audio.refs import leaves_folder
+    from lm_eval_audio.storage.data_paths import leaves_folder
 
     if leaves_folder(path):
         raise AudioError(f"{where}: the audio cell's path {path!r} leads outside the folder of its table "

@@ -23,7 +23,7 @@ import os
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
@@ -83,9 +83,9 @@ class TaskDataAbsent(AirBenchDataError):
 
 def sample_root() -> Path:
     """The bundled synthetic stand-in (``airbench_sample``), in the official layout."""
-    from lm_eval_audio.harness.startup import tasks_dir
+    from lm_eval_audio import tasks
 
-    return Path(tasks_dir()) / "airbench" / "sample_data"
+    return Path(tasks.folder()) / "airbench" / "sample_data"
 
 
 def data_root(metadata: dict) -> Path:
@@ -144,7 +144,7 @@ def _item_problem(item, index: int, track: str, meta_path: str) -> str | None:
 def _escapes_the_snapshot(item: dict) -> str | None:
     """A ``path`` (or folder name) that would lead out of ``<root>/<Track>/<task>_<dataset>/``:
     absolute, or climbing with ``..``. The official files never do; a tampered one is refused."""
-    from lm_eval_audio.audio.refs import leaves_folder
+    from lm_eval_audio.storage.data_paths import leaves_folder
 
     for key in ("task_name", "dataset_name", "path"):
         value = str(item[key])
@@ -159,7 +159,6 @@ KNOWN_TASKS = {
     "Foundation": {t for tasks in FOUNDATION_CATEGORIES.values() for t in tasks},
     "Chat": {t for tasks in CHAT_CATEGORIES.values() for t in tasks},
 }
-_reported_unknown: set = set()
 
 
 def _report_unknown_tasks(meta: tuple, meta_path: str) -> None:
@@ -168,9 +167,10 @@ def _report_unknown_tasks(meta: tuple, meta_path: str) -> None:
     unknown = Counter(str(item.get("task_name")) for item in meta
                       if isinstance(item, dict) and item.get("task_name") not in KNOWN_TASKS[track])
     for name, count in unknown.items():
-        run_report.note("airbench_unknown_task_names", f"{track}/{name}", {"items": count, "meta": meta_path})
-    if unknown and meta_path not in _reported_unknown:
-        _reported_unknown.add(meta_path)
+        run_state.current().note("airbench_unknown_task_names", f"{track}/{name}", {"items": count, "meta": meta_path})
+    warned = run_state.current().warned
+    if unknown and ("airbench_unknown_task_names", meta_path) not in warned:
+        warned.add(("airbench_unknown_task_names", meta_path))
         log.warning("%s: %d item(s) name a task AIR-Bench does not have and are evaluated by no task: %s; "
                     "fix task_name in the metadata (the known names are the folder prefixes of the official "
                     "snapshot)", meta_path, sum(unknown.values()),
@@ -191,7 +191,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
         if problem:
             # score_foundation.py would exit on such an item; one bad item must not end a 21k-item run.
             invalid.append(f"uniq_id {item.get('uniq_id')!r} (item {index}): {problem}")
-            run_report.note("airbench_invalid_items", f"{track}/{item.get('uniq_id', index)}", problem)
+            run_state.current().note("airbench_invalid_items", f"{track}/{item.get('uniq_id', index)}", problem)
         else:
             selected.append(item)
     if invalid:
@@ -199,7 +199,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
                     meta_path, "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
     if not selected:
         known = sorted({item["task_name"] for item in meta})
-        run_report.note("airbench_absent_tasks", eval_task, f"{meta_path} lists no items of it")
+        run_state.current().note("airbench_absent_tasks", eval_task, f"{meta_path} lists no items of it")
         raise TaskDataAbsent(
             f"{eval_task}: {meta_path} lists no items of this task (it lists {', '.join(known)}); "
             "use the complete official metadata to include it"
@@ -210,14 +210,14 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
         by_folder.setdefault(f"{item['task_name']}_{item['dataset_name']}", []).append(item)
     absent = {folder: len(items) for folder, items in by_folder.items() if not (root / track / folder).is_dir()}
     for folder, count in absent.items():
-        run_report.note("airbench_missing_folders", f"{track}/{folder}", {"items": count, "root": str(root)})
+        run_state.current().note("airbench_missing_folders", f"{track}/{folder}", {"items": count, "root": str(root)})
         log.warning(
             "%s: folder %s/%s is missing from the snapshot at %s: its %d item(s) are not evaluated; "
             "download that folder to include them",
             eval_task, track, folder, root, count,
         )
     if len(absent) == len(by_folder):
-        run_report.note("airbench_absent_tasks", eval_task, "none of its audio folders is in the snapshot")
+        run_state.current().note("airbench_absent_tasks", eval_task, "none of its audio folders is in the snapshot")
         raise TaskDataAbsent(
             f"{eval_task}: none of its audio folders ({', '.join(f'{track}/{f}' for f in absent)}) is in the "
             f"snapshot at {root}; download them"
@@ -236,7 +236,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
                 problem = f"missing audio file: {path}"
             if problem:
                 problems[folder] += 1
-                run_report.note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)
+                run_state.current().note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)
                 log.warning("%s: uniq_id %s: %s; the item is scored wrong and counted in audio_missing",
                             eval_task, item["uniq_id"], problem)
             doc = {

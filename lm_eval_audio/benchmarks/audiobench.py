@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from lm_eval_audio.storage import run_state as run_report
+from lm_eval_audio.storage import run_state
 from lm_eval_audio.benchmarks.audiobench_templates import POOLS
 
 log = logging.getLogger("lm_eval.audio.audiobench")
@@ -182,7 +182,7 @@ def dataset_folder(root: Path, dataset: Dataset) -> Path:
     for name in dict.fromkeys((dataset.repo, dataset.name)):
         if (root / name).is_dir():
             return root / name
-    run_report.note("audiobench_absent_datasets", f"audiobench_{dataset.name}", str(root / dataset.repo))
+    run_state.current().note("audiobench_absent_datasets", f"audiobench_{dataset.name}", str(root / dataset.repo))
     also = f" (nor {root / dataset.name})" if dataset.name != dataset.repo else ""
     raise DatasetAbsent(
         f"audiobench_{dataset.name}: no folder {root / dataset.repo}{also} for AudioLLMs/{dataset.repo}. "
@@ -354,11 +354,11 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
                 what = ", ".join(f"{c} {'empty' if isinstance(values.get(c), str) or values.get(c) is None else 'not text'}"
                                  for c in bad)
                 invalid.append(f"row {row_id} ({path.name}:{local}): {what}")
-                run_report.note("audiobench_invalid_items", f"{name}/{row_id}", what)
+                run_state.current().note("audiobench_invalid_items", f"{name}/{row_id}", what)
                 continue
             if problem:
                 missing_audio += 1
-                run_report.note("audiobench_unusable_audio", f"{name}/{row_id}", problem)
+                run_state.current().note("audiobench_unusable_audio", f"{name}/{row_id}", problem)
                 log.warning("%s: row %d (%s:%d): %s; it is not run, counted in audio_missing and left out of "
                             "the scores", task, row_id, path, local, problem)
             answer = values["answer"]
@@ -404,12 +404,12 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
     if not docs:
         raise AudioBenchDataError(f"{task}: {folder} has no usable item; download AudioLLMs/{dataset.repo} again")
     if dataset.pool is not None:
-        run_report.note("audiobench_prompts", task, {"prompt_mode": str(mode), "prompt_seed": seed,
+        run_state.current().note("audiobench_prompts", task, {"prompt_mode": str(mode), "prompt_seed": seed,
                                                      "pool": dataset.pool, "templates": len(POOLS[dataset.pool])})
     elif mode.kind != "seeded":
         log.info("%s asks each item its own instruction; prompt_mode=%s does not apply to it", task, mode)
     if chunked:
-        run_report.note("audiobench_chunked", task, {"recordings": chunked, "chunk_seconds": window})
+        run_state.current().note("audiobench_chunked", task, {"recordings": chunked, "chunk_seconds": window})
         log.info("%s: %d recording(s) longer than %g s are transcribed in chunks of %g s", task, chunked, window, window)
     log.info("%s: %d document(s) from %d row(s) of %s%s", task, len(docs), row, folder,
              f"; {missing_audio} with unusable audio" if missing_audio else "")

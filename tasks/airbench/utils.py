@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 import math
 
-from lm_eval_audio.harness import aggregation_context
 from lm_eval_audio.benchmarks import airbench
-from lm_eval_audio.judges import airbench_judges, judge_config
+from lm_eval_audio.judges import airbench_judges, task_judge
+from lm_eval_audio.metrics.stderr import mean_stderr
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
@@ -20,7 +21,6 @@ log = logging.getLogger("lm_eval.audio.airbench")
 def _dataset(track: str, task_names, sample: bool, metadata: dict):
     import datasets
 
-    judge_config.remember_run_metadata(metadata)
     root = airbench.sample_root() if sample else airbench.data_root(metadata)
     names = list(task_names) if task_names else None
     docs = airbench.load_items(root, track, names, ", ".join(names) if names else track)
@@ -64,7 +64,7 @@ def process_foundation(doc, results):
         "exact_match_official": None if letter is None else float(letter == gold),
         "audio_missing": float(missing),
     }
-    if judge_config.configured_for_run():
+    if run_state.current().judge_configured:
         item = {
             "doc_id": doc["doc_id"],
             "uniq_id": doc["uniq_id"],
@@ -116,14 +116,14 @@ def mean_of_parsed(items):
     parsed = [v for v in items if v is not None]
     if not parsed:
         log.warning("%s: no answer follows the exact-match rule, so exact_match_official is NaN (0 of %d parsed)",
-                    aggregation_context.current_task(), len(items))
+                    run_state.current().task, len(items))
         return float("nan")
     return sum(parsed) / len(parsed)
 
 
 def _aligned_letters(items):
     judged = [i for i in items if not i["audio_missing"]]
-    letters = airbench_judges.judge_choices(judged, aggregation_context.judge(), aggregation_context.current_task())
+    letters = airbench_judges.judge_choices(judged, task_judge.for_aggregation(), run_state.current().task)
     return judged, letters
 
 
@@ -135,13 +135,13 @@ def gpt_align(items):
     if judged and all(letter is None for letter in letters):
         # Not a score of 0: the judge answered nothing usable (a wrong key, model or endpoint).
         log.error("%s: the judge could map none of the %d responses; gpt_align is NaN (see the judge log)",
-                  aggregation_context.current_task(), len(judged))
+                  run_state.current().task, len(judged))
         return float("nan")
     # Missing audio and unmapped responses count as wrong.
     right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
-    aggregation_context.report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
+    run_state.current().report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
     acc = len(right) / len(items)
-    aggregation_context.report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
+    run_state.current().report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
     return acc
 
 
@@ -153,19 +153,19 @@ def gpt_align_judge_failures(items):
 def _chat_verdicts(items):
     """The judged items (audio present) and their verdicts, None where a pass failed."""
     judged = [i for i in items if not i["audio_missing"]]
-    return judged, airbench_judges.judge_chat(judged, aggregation_context.judge(), aggregation_context.current_task())
+    return judged, airbench_judges.judge_chat(judged, task_judge.for_aggregation(), run_state.current().task)
 
 
 def _chat_mean(metric: str, items, value):
     judged, verdicts = _chat_verdicts(items)
-    aggregation_context.report_item_scores(
+    run_state.current().report_item_scores(
         metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
     scored = [v for v in verdicts if v is not None]
     if not scored:
-        log.warning("%s: no item could be judged; %s is NaN", aggregation_context.current_task(), metric)
+        log.warning("%s: no item could be judged; %s is NaN", run_state.current().task, metric)
         return float("nan")
     values = [value(v) for v in scored]
-    aggregation_context.report_stderr(metric, aggregation_context.mean_stderr(values))
+    run_state.current().report_stderr(metric, mean_stderr(values))
     return sum(values) / len(values)
 
 

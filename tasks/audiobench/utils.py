@@ -15,12 +15,12 @@ import logging
 import math
 import statistics
 
-from lm_eval_audio.harness import aggregation_context
 from lm_eval_audio.benchmarks import audiobench
-from lm_eval_audio.storage import run_state as run_report
 from lm_eval_audio.metrics import meteor as meteor_metric
 from lm_eval_audio.metrics import wer as wer_metric
-from lm_eval_audio.judges import audiobench_judges, judge_config
+from lm_eval_audio.judges import audiobench_judges, task_judge
+from lm_eval_audio.metrics.stderr import mean_stderr
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -28,7 +28,6 @@ log = logging.getLogger("lm_eval.audio.audiobench")
 def load(dataset=None, **metadata):
     import datasets
 
-    judge_config.remember_run_metadata(metadata)
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(audiobench.load_docs(dataset, metadata))})
 
 
@@ -74,7 +73,7 @@ def process_judged(doc, results):
     item = {**_item(doc, results[0]), "question": doc["judge_question"],
             "judge": audiobench.DATASETS[doc["dataset"]].judge}
     out = {"audio_missing": float(item["audio_missing"])}
-    if judge_config.configured_for_run():
+    if run_state.current().judge_configured:
         out.update(judge_score=item, judge_failures=item)
         if _sweeping(doc):
             out.update({f"judge_score_template_{s}": item for s in _SPREAD})
@@ -114,8 +113,8 @@ def _wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Count
         hypothesis = " ".join(c["response"].strip() for c in chunks)
         out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
     if incomplete and report:
-        task = aggregation_context.current_task()
-        run_report.note("audiobench_incomplete_recordings", task, incomplete)
+        task = run_state.current().task
+        run_state.current().note("audiobench_incomplete_recordings", task, incomplete)
         log.log(logging.ERROR if not out else logging.WARNING,
                 "%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are left "
                 "out of wer%s: %s", task, len(incomplete), ", which is NaN" if not out else "", "; ".join(incomplete[:5]))
@@ -132,7 +131,7 @@ def _ratings(items) -> list[tuple[int, float | None]]:
     if not scored:
         return []
     kind = scored[0]["judge"]
-    ratings = audiobench_judges.judge_ratings(scored, aggregation_context.judge(), aggregation_context.current_task(), kind)
+    ratings = audiobench_judges.judge_ratings(scored, task_judge.for_aggregation(), run_state.current().task, kind)
     scale = audiobench_judges.KINDS[kind][2]
     return [(i["template_id"], None if r is None else r * scale) for i, r in zip(scored, ratings)]
 
@@ -147,7 +146,7 @@ def _meteor_values(items) -> list[tuple[int, float]]:
 
 
 def _mean_stderr(values) -> float | None:
-    return aggregation_context.mean_stderr([v for _, v in values if v is not None])
+    return mean_stderr([v for _, v in values if v is not None])
 
 
 # --- aggregations (rank 0, after the gather) ---------------------------------------------
@@ -163,7 +162,7 @@ def wer(items):
 
 
 def _report_items(metric: str, items, values) -> None:
-    aggregation_context.report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(_scored(items), values)])
+    run_state.current().report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(_scored(items), values)])
 
 
 def judge_score(items):
@@ -172,8 +171,8 @@ def judge_score(items):
     _report_items("judge_score", items, values)
     if values and all(v is None for _, v in values):
         log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
-                  aggregation_context.current_task(), len(values))
-    aggregation_context.report_stderr("judge_score", _mean_stderr(values))
+                  run_state.current().task, len(values))
+    run_state.current().report_stderr("judge_score", _mean_stderr(values))
     return _combine_mean(values)
 
 
@@ -186,7 +185,7 @@ def meteor(items):
     """Mean per-item METEOR (0-1), as AudioBench computes it through ``evaluate``."""
     values = _meteor_values(items)
     _report_items("meteor", items, values)
-    aggregation_context.report_stderr("meteor", _mean_stderr(values))
+    run_state.current().report_stderr("meteor", _mean_stderr(values))
     return _combine_mean(values)
 
 
@@ -205,8 +204,8 @@ def _spread(name, per_item, combine):
         scores = {t: combine(v) for t, v in sorted(by_template.items())}
         unscored = [t for t, score in scores.items() if math.isnan(score)]
         if unscored and report:
-            task = aggregation_context.current_task()
-            run_report.note("audiobench_sweep_unscored_templates", f"{task}/{name}", unscored)
+            task = run_state.current().task
+            run_state.current().note("audiobench_sweep_unscored_templates", f"{task}/{name}", unscored)
             log.warning("%s: template(s) %s have no %s and are left out of its spread across templates",
                         task, unscored, name)
         values = [score for score in scores.values() if not math.isnan(score)]

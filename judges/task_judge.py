@@ -1,0 +1,34 @@
+"""Which judge scores a task: the configured endpoint, else the bundled smoke-test judge when
+the task's YAML asks for it, else none."""
+
+from __future__ import annotations
+
+from lm_eval_audio.judges import smoke_test_judge
+from lm_eval_audio.judges.judge_config import HOW_TO_CONFIGURE, JudgeConfig, JudgeConfigError, _settings, \
+    default_cache_path, resolve
+from lm_eval_audio.storage import run_state
+
+
+def for_task(metadata: dict | None = None) -> JudgeConfig | None:
+    """The judge of a task: the configured endpoint, else the bundled smoke-test judge when
+    the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
+    config = resolve(metadata)
+    if config is not None:
+        return config
+    metadata = dict(metadata or {})
+    if not smoke_test_judge.requested(metadata):
+        return None
+    return JudgeConfig(
+        model=smoke_test_judge.NAME, base_url=smoke_test_judge.url(), concurrency=1,
+        cache_path=_settings(metadata)["judge_cache"] or default_cache_path(),
+        max_tokens=smoke_test_judge.MAX_TOKENS, max_parse_attempts=smoke_test_judge.MAX_PARSE_ATTEMPTS, smoke_test=True,
+    )
+
+
+def for_aggregation() -> JudgeConfig:
+    """The judge of the task being aggregated; raises naming the task if none is configured."""
+    state = run_state.current()
+    config = for_task(state.task_metadata)
+    if config is None:
+        raise JudgeConfigError(f"{state.task} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)
+    return config

@@ -1,0 +1,70 @@
+"""The judge preflight: before the model runs, every judged task of the run has a judge.
+
+The startup hook calls :func:`preflight` at the start of each ``evaluate``; what it finds
+(a judge configured, the smoke-test judge started) is kept on the run state, where the task
+folders' ``process_results`` read it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from lm_eval_audio.judges import judge_config, smoke_test_judge, task_judge
+from lm_eval_audio.judges.judge_engine import check_cache, check_endpoint
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio.judge")
+
+
+def preflight(tasks: dict) -> None:
+    """Before the model runs: refuse tasks that need a judge when none is configured.
+
+    A task says so in its YAML ``metadata: {judge: required}`` (or ``optional``, where it
+    falls back to its judge-free metrics). ``--predict_only`` needs no judge: score its
+    samples later with ``lm-eval-audio judge``. Tasks that name a ``smoke_test_judge`` get
+    it, started here, when no endpoint is configured.
+    """
+    state = run_state.current()
+    optional_without, configs, smoke = [], [], []
+    for name, task in tasks.items():
+        metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
+        need = metadata.get("judge")
+        if not need or "bypass" in getattr(task, "_metric_fn_list", {}):
+            continue
+        config = judge_config.resolve(metadata)
+        if config is not None:
+            if config not in configs:
+                configs.append(config)
+            continue
+        if smoke_test_judge.requested(metadata):
+            smoke.append((name, metadata))
+            continue
+        if need == "required":
+            raise judge_config.JudgeConfigError(
+                f"task {name} is scored by an LLM judge and no judge is configured: {judge_config.HOW_TO_CONFIGURE}. "
+                "Or run it with --predict_only --log_samples and score the samples later with "
+                "`lm-eval-audio judge SAMPLES.jsonl`"
+            )
+        optional_without.append(name)
+    for config in configs:
+        check_endpoint(config)
+    if smoke:
+        if optional_without:
+            # Their items would go to the judge (the run has one) with no judge of their own to take them.
+            raise judge_config.JudgeConfigError(
+                f"{', '.join(sorted(n for n, _ in smoke))} fall back to the bundled smoke-test judge when no judge "
+                f"is configured, and {', '.join(sorted(optional_without))} in the same run would get no judge: "
+                "configure a judge "
+                f"({judge_config.HOW_TO_CONFIGURE}) or run them separately"
+            )
+        # Started, and its cache opened, before the model runs, not in the middle of aggregation.
+        check_cache(task_judge.for_task(smoke[0][1]))
+        state.smoke_test_judge = True
+    state.judge_configured = bool(configs) or state.smoke_test_judge
+    if optional_without:
+        shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
+        log.warning(
+            "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only (AIR-Bench foundation: "
+            "exact_match, without gpt_align; AudioBench captioning: meteor, without judge_score); to add them, %s",
+            len(optional_without), shown, judge_config.HOW_TO_CONFIGURE,
+        )
