@@ -12,6 +12,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 
+# No network here or in CI: the hub and datasets must not try it (each try waits for its timeout).
+for _offline in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
+    os.environ.setdefault(_offline, "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
 

@@ -37,7 +37,7 @@ import logging
 import os
 import sys
 
-from lm_eval_audio.harness.startup import active
+from lm_eval_audio.harness.status import active
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state
 

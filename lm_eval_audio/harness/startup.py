@@ -22,12 +22,10 @@ from __future__ import annotations
 import os
 import sys
 
+from lm_eval_audio.harness import status
+
 # No importlib.abc: importing it pulls in importlib.resources, tempfile and typing (~8 ms
 # at every interpreter start). The import system only needs the methods below.
-
-# The lm-eval releases whose patch targets this version was checked against (setup.cfg
-# declares the same range; tests/test_harness_targets.py checks they agree).
-SUPPORTED_LM_EVAL = ">=0.4.13,<0.4.14"
 
 # The modules the plugin extends, each patched right after lm-eval loads it.
 WATCHED = (
@@ -42,42 +40,19 @@ WATCHED = (
     "lm_eval.loggers.evaluation_tracker",
 )
 
-_disabled: list[str] = []  # why the plugin stepped aside (empty: active)
-
-
-def active() -> bool:
-    return not _disabled
-
-
-def disable(reason: str) -> None:
-    """Step aside for the rest of the process, with one warning."""
-    if _disabled:
-        return
-    _disabled.append(reason)
-    import logging
-
-    version = getattr(sys.modules.get("lm_eval"), "__version__", "unknown")
-    logging.getLogger("lm_eval.audio").warning(
-        "lm-eval-audio is disabled: %s (installed lm-eval %s; this lm-eval-audio supports lm-eval%s). lm-eval runs "
-        "without the plugin: its models (hf-audio, openai-audio, cascade) and tasks are not available. Install a "
-        "supported lm-eval (pip install 'lm-eval%s') or an lm-eval-audio that supports yours",
-        reason, version, SUPPORTED_LM_EVAL, SUPPORTED_LM_EVAL,
-    )
-
-
 def _on_import(module) -> None:
-    if _disabled:
+    if not status.active():
         return
     try:
         from lm_eval_audio.harness import patches, targets
 
         problems = targets.problems(module.__name__, module)
         if problems:
-            disable(problems[0])
+            status.disable(problems[0])
             return
         patches.PATCHES[module.__name__](module)
     except Exception as e:  # never break lm-eval's own import
-        disable(f"patching {module.__name__} failed ({type(e).__name__}: {e})")
+        status.disable(f"patching {module.__name__} failed ({type(e).__name__}: {e})")
 
 
 class _RunAfterExec:

@@ -1,0 +1,138 @@
+"""The lm-eval seam: every patch target is where the patches expect it in the installed lm-eval;
+a missing or changed target disables the plugin with one warning and lm-eval keeps working;
+lm-eval's own models, tasks and payloads are treated as lm-eval treats them."""
+
+from __future__ import annotations
+
+import configparser
+import importlib
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from lm_eval_audio.harness import status, targets
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("module_name", sorted(targets.TARGETS))
+def test_every_patch_target_is_in_the_installed_lm_eval(module_name):
+    module = importlib.import_module(module_name)
+    assert targets.problems(module_name, module) == []
+
+
+def test_every_watched_module_has_its_targets_and_its_patch():
+    from lm_eval_audio.harness import patches, startup
+
+    assert set(startup.WATCHED) == set(targets.TARGETS) == set(patches.PATCHES)
+
+
+def test_the_check_names_a_renamed_attribute(monkeypatch):
+    import lm_eval.api.model
+
+    monkeypatch.setitem(targets.TARGETS, "lm_eval.api.model", [("hash_args_v2", ("attr", "args"))])
+    assert targets.problems("lm_eval.api.model", lm_eval.api.model) == ["lm_eval.api.model.hash_args_v2 is missing"]
+
+
+def test_the_check_names_a_parameter_that_changed():
+    def __init__(self, paths=None, include_defaults=True):  # include_path renamed
+        pass
+
+    fake = types.SimpleNamespace(TaskManager=types.SimpleNamespace(__init__=__init__),
+                                 TaskIndex=types.SimpleNamespace(build=lambda paths: None))
+    assert targets.problems("lm_eval.tasks.manager", fake) == [
+        "lm_eval.tasks.manager.TaskManager.__init__ no longer takes include_path"]
+
+
+def test_the_supported_lm_eval_range_is_the_declared_one():
+    config = configparser.ConfigParser()
+    config.read(REPO / "setup.cfg")
+    requires = [line.strip() for line in config["options"]["install_requires"].splitlines() if line.strip()]
+    assert f"lm-eval{status.SUPPORTED_LM_EVAL}" in requires
+
+
+# With hash_args renamed in lm-eval's own source (as a future release might), loaded in place of
+# the installed module: lm-eval imports and runs, and the plugin steps aside with one warning.
+RENAMED_TARGET = r"""
+import importlib.util, logging, pathlib, sys, tempfile
+logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+src = pathlib.Path(importlib.util.find_spec("lm_eval").submodule_search_locations[0]) / "api" / "model.py"
+changed = pathlib.Path(tempfile.mkdtemp()) / "model.py"
+changed.write_text(src.read_text().replace("hash_args", "hash_args_v2"))
+
+class ChangedLmEval:
+    def find_spec(self, name, path=None, target=None):
+        if name == "lm_eval.api.model":
+            return importlib.util.spec_from_file_location(name, changed)
+
+sys.meta_path.insert(1, ChangedLmEval())  # behind the plugin's watcher, in front of the real files
+import lm_eval, lm_eval.evaluator
+from lm_eval.tasks import TaskManager
+results = lm_eval.evaluator.simple_evaluate(
+    model="dummy", tasks=["tiny_arc"], limit=2,
+    task_manager=TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False))
+print("RESULTS", sorted(results["results"]))
+from lm_eval.api.registry import model_registry
+print("OURS REGISTERED", "hf-audio" in model_registry)
+"""
+
+
+def test_a_changed_target_disables_the_plugin_and_lm_eval_keeps_working():
+    proc = subprocess.run([sys.executable, "-c", RENAMED_TARGET], cwd=REPO, capture_output=True, text=True,
+                          timeout=300, env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1",
+                                            "HF_DATASETS_OFFLINE": "1", "HOME": str(Path.home())})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "RESULTS ['tiny_arc']" in proc.stdout
+    assert "OURS REGISTERED False" in proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if "lm-eval-audio is disabled" in line]
+    assert len(warnings) == 1, proc.stderr[-3000:]
+    assert "lm_eval.api.model.hash_args is missing" in warnings[0]
+    assert "supports lm-eval>=0.4.13,<0.4.14" in warnings[0]
+
+
+def test_a_task_of_ours_with_the_name_of_one_of_lm_evals_stops(tmp_path, monkeypatch):
+    import lm_eval.tasks.manager as manager
+
+    from lm_eval_audio.harness.patches import TaskNameClash
+
+    builtin = tmp_path / "lm_eval_tasks"
+    builtin.mkdir()
+    (builtin / "digits.yaml").write_text("task: spoken_digits_gen\ndataset_path: json\noutput_type: generate_until\n"
+                                         "doc_to_text: x\n")
+    monkeypatch.setattr(manager, "__file__", str(builtin / "manager.py"))  # where lm-eval looks for its own tasks
+    with pytest.raises(TaskNameClash, match=r"lm-eval defines a task named 'spoken_digits_gen' \(.*digits.yaml\), "
+                                            r"and so does lm-eval-audio \(.*spoken_digits_gen.yaml\)"):
+        manager.TaskManager()
+    # A user's own task of the same name overrides ours, as --include_path always has.
+    user = tmp_path / "user"
+    user.mkdir()
+    (user / "digits.yaml").write_text((builtin / "digits.yaml").read_text())
+    monkeypatch.setattr(manager, "__file__", str(tmp_path / "empty" / "manager.py"))
+    assert manager.TaskManager(include_path=str(user)).task_index["spoken_digits_gen"].yaml_path.parent == user
+
+
+def test_lm_evals_own_audio_payloads_keep_lm_evals_cache_key():
+    import lm_eval.api.model as api_model
+
+    args = ("context", {"until": ["\n"]}, {"audio": [b"RIFF....WAVEfmt "]})
+    assert api_model.hash_args("generate_until", args) == api_model.hash_args.__wrapped__("generate_until", args)
+
+
+def test_lm_evals_own_models_keep_their_metadata(tmp_path):
+    """A --metadata key that looks like a credential is the user's business with lm-eval's own
+    models and tasks; with ours it is refused before lm-eval logs it."""
+    from lm_eval.evaluator import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    from lm_eval_audio.endpoints.model_args import CredentialError
+
+    manager = TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False)
+    results = simple_evaluate(model="dummy", tasks=["tiny_arc"], limit=2, task_manager=manager,
+                              metadata={"token": "my-run-label"})
+    assert "tiny_arc" in results["results"]
+    with pytest.raises(CredentialError, match="token"):
+        simple_evaluate(model="dummy", tasks=["spoken_digits_gen"], limit=2, task_manager=manager,
+                        metadata={"token": "my-run-label"})

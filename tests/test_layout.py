@@ -1,0 +1,131 @@
+"""The package's imports, inside functions too: no cycle, and each one pointing down the layers
+of docs/ARCHITECTURE.md (a module imports its own subpackage or one below it, never beside or above)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+# import name prefix -> folder (setup.cfg's package_dir)
+FOLDERS = {
+    "lm_eval_audio.model_wrappers": REPO / "model_wrappers",
+    "lm_eval_audio.judges": REPO / "judges",
+    "lm_eval_audio.tasks": REPO / "tasks",
+    "lm_eval_audio": REPO / "lm_eval_audio",
+}
+# Bottom (0) to top. lm_eval_audio.tasks itself only says where the YAML files are; the task
+# folders' utils.py connect lm-eval's task fields to the package, at the harness's height.
+RANKS = {
+    "lm_eval_audio.storage": 0, "lm_eval_audio.testing": 0, "lm_eval_audio.tasks": 0,
+    "lm_eval_audio.audio": 1, "lm_eval_audio.endpoints": 1, "lm_eval_audio.metrics": 1,
+    "lm_eval_audio.benchmarks": 2,
+    "lm_eval_audio.model_wrappers": 3, "lm_eval_audio.judges": 3,
+    "lm_eval_audio.harness": 4, "lm_eval_audio.tasks.airbench": 4, "lm_eval_audio.tasks.audiobench": 4,
+    "lm_eval_audio.tasks.spoken_digits": 4,
+    "lm_eval_audio.analysis": 5,
+    "lm_eval_audio": 6,  # the loose modules: the CLI and the entry points
+}
+MAX_LOOSE_MODULES = 6
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for prefix, folder in FOLDERS.items():
+        for path in folder.rglob("*.py"):
+            rel = path.relative_to(folder).with_suffix("")
+            parts = [p for p in rel.parts if p != "__init__"]
+            name = ".".join([prefix, *parts])
+            if "sample_data" in rel.parts:
+                continue
+            found.setdefault(name, path)
+    return found
+
+
+def imports_of(path: Path, name: str, known: set[str]) -> set[str]:
+    """The package modules that ``path`` imports, at module level or inside functions."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target.startswith("lm_eval_audio") and target != name:
+                out.add(target)
+    return out
+
+
+def rank(module: str) -> tuple[int, str]:
+    """(rank, the layer's package) of a module: its longest prefix in RANKS."""
+    best = max((p for p in RANKS if module == p or module.startswith(p + ".")), key=len)
+    return RANKS[best], best
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    found = modules()
+    known = set(found)
+    return {name: imports_of(path, name, known) for name, path in found.items()}
+
+
+def test_the_walk_sees_imports_inside_functions(graph):
+    # airbench.sample_root imports lm_eval_audio.tasks inside the function
+    assert "lm_eval_audio.tasks" in graph["lm_eval_audio.benchmarks.airbench"]
+    assert "lm_eval_audio.harness.patches" in graph["lm_eval_audio.harness.startup"]
+
+
+def test_no_import_cycle(graph):
+    cycles, state = [], {}
+
+    def visit(node, stack):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_imports_point_down_the_layers(graph):
+    wrong = []
+    for importer, targets in graph.items():
+        r_from, layer_from = rank(importer)
+        for target in targets:
+            r_to, layer_to = rank(target)
+            if r_to > r_from or (r_to == r_from and layer_to != layer_from):
+                wrong.append(f"{importer} (layer {layer_from}) imports {target} (layer {layer_to})")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_every_module_has_a_layer_and_few_stay_loose():
+    found = modules()
+    assert all(rank(m) for m in found)
+    loose = [m for m in found if rank(m)[1] == "lm_eval_audio" and m != "lm_eval_audio"]
+    assert len(loose) + 1 <= MAX_LOOSE_MODULES, loose
+
+
+def test_the_check_fails_on_an_upward_import(tmp_path):
+    """What the layer test would say of storage importing the harness."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f():\n    from lm_eval_audio.harness import startup\n")
+    known = set(modules())
+    (target,) = imports_of(bad, "lm_eval_audio.storage.bad", known)
+    assert rank(target)[0] > rank("lm_eval_audio.storage.bad")[0]
