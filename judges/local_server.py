@@ -60,34 +60,35 @@ class Engine:
 
     def generate(self, messages: list[dict], max_new: int, temperature: float, seed: int | None, stops: list[str]):
         import torch
+        from transformers import StoppingCriteria
 
-        with self.lock, torch.inference_mode():
+        engine = self
+
+        class ShuttingDown(StoppingCriteria):
+            def __call__(self, input_ids, scores, **kwargs):
+                return torch.full((input_ids.shape[0],), engine.closing.is_set(), dtype=torch.bool)
+
+        with self.lock, torch.inference_mode(), torch.random.fork_rng(devices=[]):
             ids = self.tokenizer.apply_chat_template(
                 messages, add_generation_prompt=True, return_tensors="pt", return_dict=True
             )["input_ids"]
-            # model.generate() samples from the global RNG; this loop draws from a per-request
-            # generator, so a seeded call gives the same reply whatever ran before it.
-            rng = torch.Generator().manual_seed(random.getrandbits(63) if seed is None else seed)
-            out, past, step, finish, text = [], None, ids, "length", ""
-            while len(out) < max_new:
-                if self.closing.is_set():
-                    raise RuntimeError("the server is shutting down")
-                res = self.model(input_ids=step, past_key_values=past, use_cache=True)
-                past, logits = res.past_key_values, res.logits[0, -1].float()
-                if temperature > 0:
-                    tok = int(torch.multinomial(torch.softmax(logits / temperature, -1), 1, generator=rng))
-                else:
-                    tok = int(logits.argmax())
-                out.append(tok)
-                if tok in self.eos_ids:
-                    finish = "stop"
-                    break
-                text = self.tokenizer.decode(out, skip_special_tokens=True)
-                cuts = [text.find(s) for s in stops if s in text]
-                if cuts:  # as OpenAI does, the reply ends before the stop string
-                    text, finish = text[: min(cuts)], "stop"
-                    break
-                step = torch.tensor([[tok]])
+            # Seeded from the request (or at random), inside a fork of the global RNG: a seeded call
+            # gives the same reply whatever ran before it, and leaves the process's RNG as it was.
+            torch.manual_seed(random.getrandbits(63) if seed is None else seed)
+            sampling = {"do_sample": True, "temperature": float(temperature), "top_k": 0, "top_p": 1.0} \
+                if temperature > 0 else {"do_sample": False}
+            out = self.model.generate(
+                ids, attention_mask=torch.ones_like(ids), max_new_tokens=max_new, eos_token_id=sorted(self.eos_ids),
+                pad_token_id=sorted(self.eos_ids)[0], stop_strings=stops or None, tokenizer=self.tokenizer,
+                stopping_criteria=[ShuttingDown()], **sampling,
+            )[0, ids.shape[1]:].tolist()
+        if self.closing.is_set():
+            raise RuntimeError("the server is shutting down")
+        text = self.tokenizer.decode(out, skip_special_tokens=True)
+        cuts = [text.find(s) for s in stops if s in text]
+        finish = "stop" if cuts or (out and out[-1] in self.eos_ids) else "length"
+        if cuts:  # as OpenAI does, the reply ends before the stop string
+            text = text[: min(cuts)]
         return text, finish, ids.shape[1], len(out)
 
 

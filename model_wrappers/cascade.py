@@ -32,8 +32,8 @@ from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.model_wrappers import registry, transcription
 from lm_eval_audio.audio.refs import content_digest
-from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, decode_chat_context, encode_chat_context
-from lm_eval_audio.model_wrappers.request_parts import split_request
+from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, count_markers, encode_chat_context
+from lm_eval_audio.model_wrappers.request_parts import chat_messages, split_request
 
 log = logging.getLogger("lm_eval.audio.cascade")
 
@@ -185,9 +185,10 @@ class CascadeLM(LM):
         if clips:
             log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),
                      transcribed, len(clips) - transcribed)
-        inner, owners, failed = [], [], {}
+        inner, owners, failed, unavailable = [], [], {}, []
         for request, p in zip(requests, parts):
             if p.unavailable is not None:
+                unavailable.append(p.unavailable)
                 continue  # the loader marked the clip missing: answered without the LLM, as hf-audio does
             errors = [undecodable[digests[id(ref)]] for ref in p.refs if digests[id(ref)] in undecodable]
             if errors:  # this clip only: counted and named, the run goes on
@@ -197,9 +198,6 @@ class CascadeLM(LM):
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)
-        skipped = len(requests) - len(inner) - len(failed)
-        if skipped:
-            log.warning("%s: %d request(s) have clips the loader marked unavailable; not run", WHO, skipped)
         # The LLM hands each answer to lm-eval's request cache as it comes, keyed by the LLM's own
         # request; relayed here under the task's request, which is what a re-run looks up.
         outer_args = {id(instance.args): requests[index].args for instance, index in zip(inner, owners)}
@@ -211,7 +209,7 @@ class CascadeLM(LM):
         out = [failed.get(i, unanswered) for i in range(len(requests))]
         for index, answer in zip(owners, answers):
             out[index] = answer
-        failed_requests.summarize(WHO, out, not_run=skipped)
+        failed_requests.summarize(WHO, out, unavailable)
         return out
 
     def _prompt(self, context: str, transcripts: list[str]) -> str:
@@ -222,9 +220,8 @@ class CascadeLM(LM):
         is dropped. The transcript block goes into the last user turn.
         """
         transcript = _transcript_text(transcripts)
-        chat = decode_chat_context(context)
-        messages, add_generation_prompt = chat if chat is not None else ([{"role": "user", "content": context}], None)
-        n_markers = sum(m["content"].count(AUDIO_PLACEHOLDER) for m in messages if isinstance(m["content"], str))
+        messages, add_generation_prompt = chat_messages(context)
+        n_markers = count_markers(messages)
         if n_markers not in (0, len(transcripts)):
             raise ValueError(
                 f"{WHO}: the prompt has {n_markers} {AUDIO_PLACEHOLDER} marker(s) but the request carries "
@@ -243,7 +240,7 @@ class CascadeLM(LM):
                     # One pass, so a transcript that happens to contain "{question}" stays as it was said.
                     content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)
             filled.append(dict(m, content=content))
-        if chat is None:
+        if add_generation_prompt is None:  # a plain-text context
             return filled[0]["content"]
         return encode_chat_context(filled, add_generation_prompt)
 

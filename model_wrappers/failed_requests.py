@@ -66,13 +66,17 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
     return FailedResponse(error) if kind == "generate_until" else FailedScore(error)
 
 
-def summarize(who: str, answers: list, not_run: int = 0) -> None:
+def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
     """Warn of the failed answers, or stop when no request was answered (requests that
     ``--use_cache`` answered count as answered: the startup hook sets the call's full request
-    count as ``requests_in_call``, so a re-run whose remaining requests fail again still finishes); ``not_run`` counts the requests whose clip the
-    loader had marked unavailable (answered empty without the model)."""
+    count as ``requests_in_call``, so a re-run whose remaining requests fail again still
+    finishes). ``unavailable`` holds the loader's reason for each request not run because its
+    clip was marked unavailable (answered empty, log-likelihood -inf, without the model)."""
+    if unavailable:
+        log.warning("%s: %d request(s) have clips the loader marked unavailable; not run (answered empty, "
+                    "log-likelihood -inf); first: %s", who, len(unavailable), sorted(unavailable)[0])
     failed = [a for a in answers if is_failed(a)]
-    if failed and len(failed) + not_run == max(len(answers), run_state.current().requests_in_call or 0):
+    if failed and len(failed) + len(unavailable) == max(len(answers), run_state.current().requests_in_call or 0):
         raise EveryRequestFailed(
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
         )

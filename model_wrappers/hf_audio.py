@@ -20,8 +20,6 @@ import os
 from collections import OrderedDict
 
 from lm_eval.api.model import LM
-from lm_eval.models.utils import normalize_gen_kwargs
-from transformers import StoppingCriteria
 
 from lm_eval_audio.audio import decoding as audio_io
 from lm_eval_audio.audio import conditions as audio_condition
@@ -36,7 +34,7 @@ from lm_eval_audio.audio.markers import (
     place_audio,
 )
 from lm_eval_audio.model_wrappers.request_parts import RequestParts as _Item
-from lm_eval_audio.model_wrappers.request_parts import split_request
+from lm_eval_audio.model_wrappers.request_parts import chat_messages, cut_at_stops, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
@@ -46,30 +44,6 @@ _LONG_AUDIO_POLICIES = ("truncate", "chunk")
 
 
 _DECODED_CLIPS_KEPT = 64
-
-
-class _StopOnStrings(StoppingCriteria):
-    """Stops each row once its generated text (the prompt excluded) contains a stop string.
-
-    The text is cut at the stop afterwards anyway; stopping early only saves the tokens
-    past it, and since a finished row's later tokens are discarded, batch size cannot
-    change what is kept. Runs at every step, so it decodes only the newest tokens: a stop
-    string of n characters lies within its last n tokens (every token adds at least one
-    character), plus a margin for tokens that are partial UTF-8 bytes.
-    """
-
-    def __init__(self, stops: list[str], tokenizer, prompt_len: int) -> None:
-        self.stops = stops
-        self.tokenizer = tokenizer
-        self.prompt_len = prompt_len
-        self.window = max(len(s) for s in stops) + 8
-
-    def __call__(self, input_ids, scores, **kwargs):
-        import torch
-
-        new = input_ids[:, self.prompt_len :]
-        texts = self.tokenizer.batch_decode(new[:, -self.window :], skip_special_tokens=True)
-        return torch.tensor([any(s in t for s in self.stops) for t in texts], device=input_ids.device)
 
 
 class _ClipFailed(Exception):
@@ -350,15 +324,11 @@ class HFAudioLM(LM):
 
     def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> str:
         """The prompt text for one request, with one audio slot per (chunked) clip."""
-        chat = decode_chat_context(item.context)
-        if chat is not None:
-            messages, add_generation_prompt = chat
-        else:
-            messages = [{"role": "user", "content": item.context}]
-        if self.system_prompt and messages[0]["role"] != "system":
-            messages = [{"role": "system", "content": self.system_prompt}] + messages
+        messages, from_chat = chat_messages(item.context, self.system_prompt)
+        if from_chat is not None:
+            add_generation_prompt = from_chat
         messages = place_audio(messages, [len(c) for c in clips], where=describe(item.refs[0]) if item.refs else "")
-        if not self.use_chat_template and chat is None:
+        if not self.use_chat_template and from_chat is None:
             if clips and not self.audio_prompt:
                 raise ValueError(
                     f"hf-audio: chat_template=False but {self.pretrained!r}'s processor names no audio token; "
@@ -435,8 +405,7 @@ class HFAudioLM(LM):
         """Run the model on the rows whose audio exists and decodes; rows the loader marked
         unavailable get ``empty``, rows whose clip cannot be decoded a counted failure."""
         keep = [item for item in batch if item.unavailable is None]
-        self._unavailable.update(item.unavailable for item in batch if item.unavailable is not None)
-        self._not_run.update(item.index for item in batch if item.unavailable is not None)
+        self._not_run.update((item.index, item.unavailable) for item in batch if item.unavailable is not None)
         failed = {}
         while True:
             try:
@@ -454,13 +423,10 @@ class HFAudioLM(LM):
     def _generate_rows(self, batch: list[_Item]) -> list[str]:
         import torch
 
-        kwargs = normalize_gen_kwargs(batch[0].second, default_max_gen_toks=self.max_new_tokens)
-        until = [s for s in kwargs.pop("until") if s]
-        max_new = kwargs.pop("max_gen_toks")
-        do_sample = kwargs.pop("do_sample", False)
-        temperature = kwargs.pop("temperature", 0.0)
-        if do_sample:
-            kwargs["temperature"] = temperature
+        settings = generation_settings(batch[0].second, self.max_new_tokens)
+        kwargs = dict(settings.other)
+        if settings.do_sample:
+            kwargs["temperature"] = settings.temperature
         clips = [self._clips(item) for item in batch]
         texts = [self._render(item, c) for item, c in zip(batch, clips)]
         self.tokenizer.padding_side = "left"
@@ -469,20 +435,17 @@ class HFAudioLM(LM):
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id
         prompt_len = inputs["input_ids"].shape[1]
-        if until:
-            kwargs["stopping_criteria"] = [_StopOnStrings(until, self.tokenizer, prompt_len)]
+        if settings.until:
+            # Stopping early only saves the tokens past the stop: the text is cut at it below, and a
+            # finished row's later tokens are discarded, so batch size cannot change what is kept.
+            kwargs.update(stop_strings=settings.until, tokenizer=self.tokenizer)
         with torch.inference_mode():
             out = self.model.generate(
-                **inputs, max_new_tokens=max_new, do_sample=do_sample, pad_token_id=pad_id, **kwargs
+                **inputs, max_new_tokens=settings.max_new_tokens, do_sample=settings.do_sample, pad_token_id=pad_id,
+                **kwargs,
             )
-        new_tokens = out[:, prompt_len:]
-        decoded = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
-        results = []
-        for text in decoded:
-            for stop in until:
-                text = text.split(stop, 1)[0]
-            results.append(text)
-        return results
+        decoded = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
+        return [cut_at_stops(text, settings.until) for text in decoded]
 
     def _cache_partial(self, kind: str, requests):
         """Each answer into lm-eval's ``--use_cache`` database as its batch finishes (lm-eval itself
@@ -498,20 +461,13 @@ class HFAudioLM(LM):
         self._requests = requests
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
-        self._unavailable: set[str] = set()
-        self._not_run: set[int] = set()  # requests (by index) answered empty for an unavailable clip
+        self._not_run: dict[int, str] = {}  # requests answered empty for an unavailable clip: the loader's reason
 
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
 
     def _report_audio_handling(self, answers: list) -> None:
-        failed_requests.summarize("hf-audio", answers, not_run=len(self._not_run))
-        if self._unavailable:
-            log.warning(
-                "hf-audio: %d clip(s) were marked unavailable by the loader; their requests were not run "
-                "(answered empty, log-likelihood -inf); first: %s",
-                len(self._unavailable), sorted(self._unavailable)[0],
-            )
+        failed_requests.summarize("hf-audio", answers, list(self._not_run.values()))
         if self._long_clips["truncated"]:
             log.warning(
                 "hf-audio: %d clip(s) longer than %g s were truncated",

@@ -24,7 +24,6 @@ import logging
 import os
 
 from lm_eval.api.model import LM
-from lm_eval.models.utils import normalize_gen_kwargs
 
 from lm_eval_audio.audio import conditions as audio_condition
 from lm_eval_audio.audio import encoding as audio_encoding
@@ -32,8 +31,8 @@ from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.audio.errors import AudioError
-from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context, place_audio
-from lm_eval_audio.model_wrappers.request_parts import split_request
+from lm_eval_audio.audio.markers import encode_chat_context, place_audio
+from lm_eval_audio.model_wrappers.request_parts import chat_messages, cut_at_stops, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
 
@@ -144,7 +143,7 @@ class OpenAIAudioLM(LM):
         if not requests:
             return []
         answers = chat_api.run_coroutine(self._generate_all(requests, disable_tqdm))
-        failed_requests.summarize(WHO, answers, not_run=self._last_stats["unavailable"])
+        failed_requests.summarize(WHO, answers, self._last_stats["unavailable"])
         return answers
 
     # --- the work ---------------------------------------------------------------------
@@ -158,10 +157,7 @@ class OpenAIAudioLM(LM):
             )
 
     def _messages(self, parts) -> list[dict]:
-        chat = decode_chat_context(parts.context)
-        messages = chat[0] if chat is not None else [{"role": "user", "content": parts.context}]
-        if self.system_prompt and messages[0]["role"] != "system":
-            messages = [{"role": "system", "content": self.system_prompt}] + messages
+        messages = chat_messages(parts.context, self.system_prompt)[0]
         messages = place_audio(messages, [1] * len(parts.refs), where=f"request {parts.index}")
         clips = iter(parts.refs)
         out = []
@@ -179,13 +175,10 @@ class OpenAIAudioLM(LM):
         return {"type": "audio_url", "audio_url": {"url": f"data:{audio_encoding.MIME[self.audio_format]};base64,{data}"}}
 
     def _request(self, parts, messages) -> tuple[dict, list[str]]:
-        kwargs = normalize_gen_kwargs(dict(parts.second or {}), default_max_gen_toks=self.max_tokens)
-        until = [s for s in kwargs.pop("until", None) or [] if s]
-        max_tokens = int(kwargs.pop("max_gen_toks"))
-        task_temperature = float(kwargs.pop("temperature", 0.0) or 0.0)
-        kwargs.pop("do_sample", None)
-        request = {"model": self.model, "messages": messages, "max_tokens": max_tokens,
-                   "temperature": self.temperature if self.temperature is not None else task_temperature}
+        settings = generation_settings(parts.second, self.max_tokens)
+        kwargs, until = dict(settings.other), settings.until
+        request = {"model": self.model, "messages": messages, "max_tokens": settings.max_new_tokens,
+                   "temperature": self.temperature if self.temperature is not None else settings.temperature}
         request.update({k: kwargs.pop(k) for k in _PASSED_GEN_KWARGS if k in kwargs})
         if kwargs.keys() - self._ignored_gen_kwargs:
             self._ignored_gen_kwargs |= kwargs.keys()
@@ -204,7 +197,7 @@ class OpenAIAudioLM(LM):
             for url in self.urls
         ]
         gate = asyncio.Semaphore(self.num_concurrent)
-        stats = {"calls": 0, "retries": 0, "unavailable": 0}
+        stats = {"calls": 0, "retries": 0, "unavailable": []}
         breaker = chat_api.FailureBreaker(self.num_concurrent)
         bar = tqdm(total=len(requests), desc=f"{WHO} {self.model}", unit="req", disable=disable_tqdm)
 
@@ -218,7 +211,7 @@ class OpenAIAudioLM(LM):
             parts = split_request(i, request.args, WHO, condition=self.audio_condition)
             try:
                 if parts.unavailable is not None:
-                    stats["unavailable"] += 1
+                    stats["unavailable"].append(parts.unavailable)
                     return ""  # the loader marked the clip missing; the task scores and counts the item
                 async with gate:
                     if breaker.tripped:
@@ -239,9 +232,7 @@ class OpenAIAudioLM(LM):
                         breaker.failed(e, error)
                         return failed_requests.record(WHO, request, error)
                     breaker.succeeded()
-                text = chat_api.reply_text(response)
-                for stop in until:
-                    text = text.split(stop, 1)[0]
+                text = cut_at_stops(chat_api.reply_text(response), until)
                 # Into lm-eval's --use_cache database now, not when every request is done: a run
                 # killed midway keeps what it was answered.
                 self.cache_hook.add_partial("generate_until", request.args, text)
@@ -256,9 +247,6 @@ class OpenAIAudioLM(LM):
             for client in clients:
                 await client.close()
         self._last_stats = stats
-        if stats["unavailable"]:
-            log.warning("%s: %d request(s) have clips the loader marked unavailable; not sent (answered empty)",
-                        WHO, stats["unavailable"])
         log.info("%s: %d requests, %d calls, %d retries, %d failed", WHO, len(requests), stats["calls"],
                  stats["retries"], sum(map(failed_requests.is_failed, answers)))
         return list(answers)

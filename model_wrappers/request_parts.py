@@ -2,7 +2,9 @@
 
 Requests arrive as ``(context, gen_kwargs | continuation[, {"audio": [ref, ...]}])``, or
 ``(text[, {"audio": ...}])`` for rolling log-likelihoods; text-only and audio requests of
-different tasks come mixed in one call. Every wrapper splits them the same way.
+different tasks come mixed in one call. Every wrapper splits them the same way
+(:func:`split_request`), reads their turns the same way (:func:`chat_messages`) and their
+generation settings the same way (:func:`generation_settings`, :func:`cut_at_stops`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lm_eval_audio.audio.conditions import FULL, AudioCondition, mark, without_audio
+from lm_eval_audio.audio.markers import decode_chat_context
 from lm_eval_audio.audio.refs import AudioError, unavailable_reason
 
 
@@ -60,3 +63,45 @@ def split_request(
 
         seconds = sum(audio_io.duration_seconds(r) for r in refs)
     return RequestParts(index, context, second, list(refs), seconds)
+
+
+def chat_messages(context: str, system_prompt: str | None = None) -> tuple[list[dict], bool | None]:
+    """The request's turns, with ``system_prompt`` first where they have no system turn, and
+    the generation-prompt flag of turns that lm-eval's ``--apply_chat_template`` encoded (None
+    for a plain-text context, which is one user turn)."""
+    chat = decode_chat_context(context)
+    messages, add_generation_prompt = chat if chat is not None else ([{"role": "user", "content": context}], None)
+    if system_prompt and messages[0]["role"] != "system":
+        messages = [{"role": "system", "content": system_prompt}] + messages
+    return messages, add_generation_prompt
+
+
+@dataclass
+class GenerationSettings:
+    until: list[str]
+    max_new_tokens: int
+    do_sample: bool
+    temperature: float
+    other: dict  # the task's remaining gen_kwargs (top_p, ...), for the wrapper to pass or refuse
+
+
+def generation_settings(gen_kwargs, default_max_new_tokens: int) -> GenerationSettings:
+    """A task's ``generation_kwargs`` as lm-eval's own models read them (``normalize_gen_kwargs``:
+    ``max_gen_toks`` or the default, ``until`` as a list), empty stop strings dropped."""
+    from lm_eval.models.utils import normalize_gen_kwargs
+
+    kwargs = normalize_gen_kwargs(dict(gen_kwargs or {}), default_max_gen_toks=default_max_new_tokens)
+    return GenerationSettings(
+        until=[s for s in kwargs.pop("until", None) or [] if s],
+        max_new_tokens=int(kwargs.pop("max_gen_toks")),
+        do_sample=bool(kwargs.pop("do_sample", False)),
+        temperature=float(kwargs.pop("temperature", 0.0) or 0.0),
+        other=kwargs,
+    )
+
+
+def cut_at_stops(text: str, until: list[str]) -> str:
+    """The answer up to its first stop string, as lm-eval's models return it."""
+    for stop in until:
+        text = text.split(stop, 1)[0]
+    return text

@@ -389,7 +389,7 @@ def test_unavailable_audio_is_answered_empty_without_the_model(qwen, clips, capl
             [gen("<audio>Say it.", [clips[0]]), gen("<audio>Say it.", [gone]), gen("<audio>Say it.", [clips[1]])]
         )
     assert mixed == [plain[0], "", plain[1]]
-    assert "1 clip(s) were marked unavailable" in caplog.text and "missing audio file" in caplog.text
+    assert "1 request(s) have clips the loader marked unavailable" in caplog.text and "missing audio file" in caplog.text
     assert qwen.loglikelihood([ll("<audio>It is", " yes", [gone])]) == [(float("-inf"), False)]
 
 

@@ -8,11 +8,10 @@ naming the file, so a bad clip is never fed to a model as silence.
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
 
 import numpy as np
 
+from lm_eval_audio.audio import ffmpeg
 from lm_eval_audio.audio.refs import AudioError, describe, normalize
 
 __all__ = ["AudioError", "load", "load_native", "duration_seconds", "resample"]
@@ -40,14 +39,8 @@ def _read_soundfile(source, ref: dict) -> tuple[np.ndarray, int]:
 
 
 def _read_ffmpeg(source, ref: dict) -> tuple[np.ndarray, int]:
-    exe = shutil.which("ffmpeg")
-    if exe is None:
-        raise AudioError(
-            f"{describe(ref)}: libsndfile cannot decode this format and no `ffmpeg` binary is on PATH; "
-            "install FFmpeg (apt-get install ffmpeg) or convert the file to wav/flac"
-        )
     sr = 48000  # decode at a fixed high rate; resampled to the model's rate afterwards
-    cmd = [exe, "-nostdin", "-v", "error"]
+    cmd = []
     if ref.get("start") is not None:
         cmd += ["-ss", str(float(ref["start"]))]
     if ref.get("end") is not None:
@@ -59,11 +52,9 @@ def _read_ffmpeg(source, ref: dict) -> tuple[np.ndarray, int]:
         cmd += ["-i", "pipe:0"]
         data_in = source.getvalue()
     cmd += ["-f", "f32le", "-ac", "1", "-ar", str(sr), "pipe:1"]
-    proc = subprocess.run(cmd, input=data_in, capture_output=True)
-    if proc.returncode != 0:
-        err = proc.stderr.decode(errors="replace").strip().splitlines()
-        raise AudioError(f"{describe(ref)}: cannot decode audio ({err[-1] if err else 'ffmpeg failed'})")
-    return np.frombuffer(proc.stdout, dtype=np.float32).reshape(-1, 1), sr
+    out = ffmpeg.run(cmd, data_in, describe(ref), "decoding a format libsndfile cannot read (or convert the file "
+                     "to wav/flac)", "cannot decode audio")
+    return np.frombuffer(out, dtype=np.float32).reshape(-1, 1), sr
 
 
 _STREAMED_WAV_SIZE = 0x7F000000

@@ -11,11 +11,10 @@ dataset's files are never touched.
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
 
 import numpy as np
 
+from lm_eval_audio.audio import ffmpeg
 from lm_eval_audio.audio.refs import AudioError, describe, normalize
 
 FORMATS = ("wav", "mp3")
@@ -62,15 +61,9 @@ def _wav(samples: np.ndarray, sr: int) -> bytes:
 
 
 def _mp3(samples: np.ndarray, sr: int, where: str) -> bytes:
-    exe = shutil.which("ffmpeg")
-    if exe is None:
-        raise AudioError(f"{where}: encoding MP3 needs the `ffmpeg` binary (apt-get install ffmpeg), or use audio_format=wav")
-    cmd = [exe, "-nostdin", "-v", "error", "-f", "f32le", "-ar", str(sr), "-ac", "1", "-i", "pipe:0",
-           "-f", "mp3", "-b:a", "128k", "pipe:1"]
-    proc = subprocess.run(cmd, input=np.ascontiguousarray(samples, dtype=np.float32).tobytes(), capture_output=True)
-    if proc.returncode != 0 or not proc.stdout:
-        raise AudioError(f"{where}: MP3 encoding failed ({proc.stderr.decode(errors='replace').strip()[-200:]})")
-    return proc.stdout
+    cmd = ["-f", "f32le", "-ar", str(sr), "-ac", "1", "-i", "pipe:0", "-f", "mp3", "-b:a", "128k", "pipe:1"]
+    return ffmpeg.run(cmd, np.ascontiguousarray(samples, dtype=np.float32).tobytes(), where,
+                      "encoding MP3 (or use audio_format=wav)", "MP3 encoding failed")
 
 
 def encode(ref, fmt: str = "wav") -> bytes:

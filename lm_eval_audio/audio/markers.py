@@ -37,18 +37,23 @@ def _parts(content) -> list[dict]:
     return list(content)
 
 
+def count_markers(messages: list[dict]) -> int:
+    """How many ``<audio>`` markers the turns' text holds."""
+    return sum(
+        part.get("text", "").count(AUDIO_PLACEHOLDER)
+        for m in messages
+        for part in _parts(m["content"])
+        if part.get("type") == "text"
+    )
+
+
 def place_audio(messages: list[dict], slots_per_clip: list[int], where: str = "") -> list[dict]:
     """Replace ``<audio>`` markers (or prepend to the last user turn) with audio parts.
 
     Messages that get audio have list content (``{"type": "audio"}`` and
     ``{"type": "text"}`` parts); the others keep their content as it was.
     """
-    n_markers = sum(
-        part.get("text", "").count(AUDIO_PLACEHOLDER)
-        for m in messages
-        for part in _parts(m["content"])
-        if part.get("type") == "text"
-    )
+    n_markers = count_markers(messages)
     if not slots_per_clip:
         if n_markers:
             raise ValueError(
