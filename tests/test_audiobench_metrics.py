@@ -100,11 +100,12 @@ def test_sweep_statistics_across_templates():
     mu = sum(rates) / 3
     assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
+    from lm_eval_audio.benchmarks import audiobench_scoring
     from lm_eval_audio.storage import run_state
 
     run_state.reset()
     ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]
-    mean, low, high, std = utils._spread("judge_score", lambda items: ratings, utils._combine_mean)
+    mean, low, high, std = audiobench_scoring.spread("judge_score", lambda items: ratings, audiobench_scoring.combine_mean)
     run_state.current().aggregating = ("audiobench_clotho_aqa_test", {})
     assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
     assert run_state.finish().data_notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}

@@ -8,8 +8,8 @@ One model, loaded once, is evaluated under ``audio=full``, ``audio=none`` and
 ``audio=fragment:N:1`` .. ``fragment:N:N`` (``lm_eval_audio.audio.conditions``), each run
 saved as ``lm_eval --output_path ... --log_samples`` would save it and keyed apart in one
 request cache (``--use_cache``, on by default), so a re-run, or one with more fragments,
-asks the model only for what is new. Per task it reports (arXiv 2604.24401, design.md
-section 7):
+asks the model only for what is new. Per task it reports (arXiv 2604.24401; docs/DIAGNOSTICS.md
+gives the definitions):
 
 * Acc_full, Acc_none and R_TP = Acc_none / Acc_full, the share of the score the text prior
   alone keeps;

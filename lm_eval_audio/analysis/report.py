@@ -10,7 +10,7 @@ Every number comes from the per-document sample logs (``--log_samples``), so eac
 * AIR-Bench runs (any task whose documents are AIR-Bench items, the sample included) get
   a table laid out like the paper's Table 3 (foundation speech / sound / music / average;
   chat speech / sound / music / mixed / average) and one like Table 5 (foundation accuracy
-  per task), with the benchmark's own averaging rules (design.md section 5);
+  per task), with the benchmark's own averaging rules (AIR-Bench's Tables 3 and 5 and ``cal_score.py``; docs/AIRBENCH.md);
 * every task gets a row in the per-task table (its headline metric, as ``diagnose``
   chooses it);
 * with two runs, a paired test on the documents both scored: the difference, its paired

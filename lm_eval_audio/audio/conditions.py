@@ -6,8 +6,8 @@
     --model_args ...,audio=noise           white noise (-20 dBFS RMS, fixed seed), the clip's length and rate
     --model_args ...,audio=fragment:N:K    only the K-th of N equal contiguous slices (K from 1)
 
-The conditions of arXiv 2604.24401 (design.md section 7), applied where the wrappers read
-a request (``request_args.split_request``): ``none`` drops the references and the
+The conditions of arXiv 2604.24401 (docs/DIAGNOSTICS.md), applied where the wrappers read
+a request (``model_wrappers.request_parts.split_request``): ``none`` drops the references and the
 ``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio.decoding`` applies
 the mark to the decoded samples, after the reference's own time slice and before a
 wrapper's long-audio policy. The mark is part of the audio's content digest, so

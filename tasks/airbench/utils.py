@@ -12,6 +12,7 @@ import math
 
 from lm_eval_audio.benchmarks import airbench
 from lm_eval_audio.judges import airbench_judges, task_judge
+from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.storage import run_state
 
@@ -105,10 +106,6 @@ def process_chat(doc, results):
 # stderr divides by the summed (n - 1).
 def _proportion_stderr(p: float, n: int) -> float | None:
     return math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else None
-
-
-def count(items):
-    return int(sum(items))
 
 
 def mean_of_parsed(items):

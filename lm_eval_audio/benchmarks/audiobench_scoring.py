@@ -1,0 +1,84 @@
+"""AudioBench's scores from per-item values: long-form recordings rejoined from their chunks
+before WER, and the spread of a metric across instruction templates (``prompt_mode=sweep``).
+
+Every metric is computed in two steps, per item then combined, so that the sweep metrics
+(``<metric>_template_mean/min/max/std``) combine the same per-item values once per template.
+The task folder's ``utils.py`` hands lm-eval these as aggregation functions.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+
+from lm_eval_audio.metrics import wer as wer_metric
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio.audiobench")
+
+
+def scored(items):
+    return [i for i in items if not i["audio_missing"]]
+
+
+def wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Counts]]:
+    """(template id, edit counts) per recording: chunk responses rejoined in order with a
+    space (as the toolkit's model code joins them), scored against the recording's reference.
+    A recording missing some of its chunks (``--limit`` cut it) cannot be scored: it is
+    left out, and with ``report`` named in a warning and in the results."""
+    recordings: dict[str, list[dict]] = {}
+    for item in scored(items):
+        recordings.setdefault(item["recording"], []).append(item)
+    out, incomplete = [], []
+    for key, chunks in recordings.items():
+        chunks.sort(key=lambda i: i["chunk_index"])
+        if [c["chunk_index"] for c in chunks] != list(range(chunks[0]["chunk_count"])):
+            incomplete.append(f"{key} (chunks {[c['chunk_index'] for c in chunks]} of {chunks[0]['chunk_count']})")
+            continue
+        hypothesis = " ".join(c["response"].strip() for c in chunks)
+        out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
+    if incomplete and report:
+        task = run_state.current().task
+        run_state.current().note("audiobench_incomplete_recordings", task, incomplete)
+        log.log(logging.ERROR if not out else logging.WARNING,
+                "%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are left "
+                "out of wer%s: %s", task, len(incomplete), ", which is NaN" if not out else "", "; ".join(incomplete[:5]))
+    return out
+
+
+def combine_wer(values) -> float:
+    return wer_metric.rate(sum((c for _, c in values), wer_metric.Counts(0, 0)))
+
+
+def combine_mean(values) -> float:
+    numbers = [v for _, v in values if v is not None]
+    return sum(numbers) / len(numbers) if numbers else float("nan")
+
+
+SPREAD = ("mean", "min", "max", "std")
+
+
+def spread(name, per_item, combine):
+    """Four aggregations: the metric per template, then its mean, min, max and population
+    standard deviation across templates (``prompt_mode=sweep``). A template with no score
+    (every item unjudged) is left out of the spread, named in a warning and in the results."""
+
+    def stats(items, report: bool) -> dict[str, float]:
+        by_template: dict[int, list] = {}
+        for template_id, value in per_item(items):
+            by_template.setdefault(template_id, []).append((template_id, value))
+        scores = {t: combine(v) for t, v in sorted(by_template.items())}
+        unscored = [t for t, score in scores.items() if math.isnan(score)]
+        if unscored and report:
+            task = run_state.current().task
+            run_state.current().note("audiobench_sweep_unscored_templates", f"{task}/{name}", unscored)
+            log.warning("%s: template(s) %s have no %s and are left out of its spread across templates",
+                        task, unscored, name)
+        values = [score for score in scores.values() if not math.isnan(score)]
+        if not values:
+            return dict.fromkeys(SPREAD, float("nan"))
+        return {"mean": sum(values) / len(values), "min": min(values), "max": max(values),
+                "std": statistics.pstdev(values)}
+
+    return tuple((lambda items, s=s: stats(items, report=s == "mean")[s]) for s in SPREAD)
