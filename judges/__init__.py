@@ -1,5 +1,2 @@
-"""LLM judges (installed as ``lm_eval_audio.judges``).
-
-The judge engine, its prompt templates and output parsers land here with the AIR-Bench
-chat and choice-alignment metrics; the layout is fixed now so that the import path is.
-"""
+"""LLM judges (installed as ``lm_eval_audio.judges``): the engine (concurrent, cached, retried), the
+settings, and each benchmark's prompt templates and output parsers."""

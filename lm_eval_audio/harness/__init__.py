@@ -1,1 +1,1 @@
-
+"""The lm-eval seam: the startup hook, the checked patches of lm-eval, the judge preflight."""

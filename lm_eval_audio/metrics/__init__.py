@@ -1,1 +1,1 @@
-
+"""Metrics computed from answers: WER, METEOR, standard errors, counts."""
