@@ -54,13 +54,93 @@ def clips(tmp_path_factory) -> list[str]:
     return paths
 
 
-def run_cli(args: list[str], cwd: Path = REPO, env_extra: dict | None = None, timeout: int = 600):
-    """Run a console script of the venv; return the CompletedProcess (output captured)."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-    env.update(env_extra or {})
+# The console scripts that run_cli calls inside this process unless the test asks for a real one.
+IN_PROCESS = {"lm_eval", "lm-eval", "lm-eval-audio"}
+
+
+def run_cli(args: list[str], cwd: Path = REPO, env_extra: dict | None = None, timeout: int = 600,
+            in_process: bool = True) -> subprocess.CompletedProcess:
+    """Run a console script of the venv; the result as a CompletedProcess (output captured).
+
+    ``lm_eval`` and ``lm-eval-audio`` run inside the test process by default, through their own
+    entry functions with ``sys.argv``, the environment and the working directory set as a
+    subprocess would have them, and their output and logs captured: a test of what a command
+    computes does not pay for a new interpreter and lm-eval's task index (about 20 s). Tests of
+    the command as a process (exit status, what it imports, a README command) pass
+    ``in_process=False``."""
+    env = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **(env_extra or {})}
+    if in_process and args[0] in IN_PROCESS:
+        return _run_in_process(args, cwd, env)
     exe = args[0] if os.path.isabs(args[0]) else str(BIN / args[0])
-    proc = subprocess.run([exe, *args[1:]], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    return proc
+    return subprocess.run([exe, *args[1:]], cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def _run_in_process(args: list[str], cwd: Path, env: dict) -> subprocess.CompletedProcess:
+    import contextlib
+    import io
+    import logging
+    import traceback
+
+    out, err = io.StringIO(), io.StringIO()
+    handler = logging.StreamHandler(err)
+    handler.setFormatter(logging.Formatter("%(levelname)s [%(name)s] %(message)s"))
+    loggers = [logging.getLogger("lm_eval"), logging.getLogger()]  # lm_eval does not propagate to the root
+    saved_env, saved_argv, saved_cwd = dict(os.environ), list(sys.argv), os.getcwd()
+    code = 0
+    try:
+        os.environ.update(env)
+        os.chdir(cwd)
+        for logger in loggers:
+            logger.addHandler(handler)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                if args[0] == "lm-eval-audio":
+                    from lm_eval_audio.cli import main
+
+                    main(list(args[1:]))
+                else:
+                    from lm_eval.__main__ import cli_evaluate
+
+                    sys.argv = ["lm_eval", *args[1:]]
+                    cli_evaluate()
+            except SystemExit as e:
+                if isinstance(e.code, str):
+                    err.write(e.code + "\n")
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except BaseException:  # as the interpreter would: the traceback, and status 1
+                err.write(traceback.format_exc())
+                code = 1
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+        os.chdir(saved_cwd)
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _lm_eval_task_index_built_once():
+    """lm-eval indexes its ~15,000 task YAML files at every TaskManager (about 10 s); they do not
+    change during the tests, so an index of the same folders is built once per session (the
+    task factory deep-copies what it takes from an entry, so sharing entries is safe)."""
+    from lm_eval.tasks._index import TaskIndex
+
+    original = TaskIndex.__dict__["build"]
+    built: dict = {}
+
+    def build(paths, *, resolve_includes=True):
+        paths = list(paths)
+        key = (tuple(str(p) for p in paths), resolve_includes)
+        if key not in built:
+            built[key] = original.__func__(paths, resolve_includes=resolve_includes)
+        return dict(built[key])
+
+    TaskIndex.build = staticmethod(build)
+    yield
+    TaskIndex.build = original
 
 
 def readme_block(name: str) -> str:

@@ -45,6 +45,7 @@ def predicted(tiny_qwen2_audio, tmp_path_factory) -> list[Path]:
     out = tmp_path_factory.mktemp("predicted")
     _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
                  "--tasks", "airbench_sample", "--batch_size", "8", "--output_path", str(out),
+                 "--gen_kwargs", "max_gen_toks=16",  # a random-weight model never stops by itself
                  "--predict_only", "--log_samples"], env_extra=NO_JUDGE))
     samples = sorted(out.rglob("samples_*.jsonl"))
     assert [p.name.split("_2")[0] for p in samples] == ["samples_airbench_sample_chat", "samples_airbench_sample_foundation"]

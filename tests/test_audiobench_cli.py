@@ -48,8 +48,9 @@ def snapshot(tmp_path_factory) -> Path:
 
 
 def _lm_eval(model: str, tasks: str, env: dict, *extra: str):
-    return run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={model}", "--tasks", tasks, *extra],
-                   env_extra=env)
+    # A random-weight model never stops by itself: a few tokens per answer are enough for what is checked here.
+    return run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={model}", "--tasks", tasks,
+                    "--gen_kwargs", "max_gen_toks=8", *extra], env_extra=env)
 
 
 def _env(snapshot, judge=None, cache=None):

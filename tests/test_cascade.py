@@ -152,6 +152,7 @@ def test_a_text_only_model_refuses_audio_and_points_to_the_cascade(speech):
         lm.generate_until([_request("<audio>What is said?", [speech[0]])])
 
 
+@pytest.mark.slow
 def test_cli_spoken_digits_generation_and_multiple_choice_offline(tmp_path):
     """Default models (bundled Whisper tiny.en, SmolLM2): the generation task, then the
     log-likelihood one over the same clips, which come from the transcript cache."""
@@ -198,6 +199,7 @@ def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, mon
     assert windows == [16000 * 30, 16000 * 15, 16000 * 2]
 
 
+@pytest.mark.slow
 def test_a_gguf_llm_via_gguf_file_answers_as_the_converted_folder_does(speech, tmp_path):
     """``llm_model=FOLDER,gguf_file=FILE`` (transformers reads the GGUF file itself), and the
     bundled default, converted once from that file, gives the same answers."""

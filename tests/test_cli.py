@@ -46,13 +46,13 @@ def test_entry_points_declared():
 
 
 def test_ls_tasks_lists_builtins_plugin_tasks_and_include_path():
-    out = _ok(run_cli(["lm_eval", "ls", "tasks", "--include_path", "tests/fixtures/text_tasks"])).stdout
+    out = _ok(run_cli(["lm_eval", "ls", "tasks", "--include_path", "tests/fixtures/text_tasks"], in_process=False)).stdout
     for name in ("hellaswag", "arc_easy", "spoken_digits_gen", "spoken_digits_mc", "tiny_arc"):
         assert name in out, name
 
 
 def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
-    out = _ok(run_cli(["lm-eval-audio", "ls", "tasks"])).stdout
+    out = _ok(run_cli(["lm-eval-audio", "ls", "tasks"], in_process=False)).stdout
     assert "spoken_digits_gen" in out and "hellaswag" in out
     out = _ok(run_cli([sys.executable, "-m", "lm_eval_audio", "--help"])).stdout
     assert "run" in out and "ls" in out and "validate" in out  # lm-eval's own subcommands
@@ -244,13 +244,12 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     assert "cascade = lm_eval_audio.model_wrappers.cascade:CascadeLM" in entry_points
 
 
-def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks():
-    out = _python(
-        "from lm_eval.tasks import TaskManager\n"
-        "a = TaskManager(None, 'tests/fixtures/text_tasks')\n"
-        "b = TaskManager(include_path=['tests/fixtures/text_tasks'])\n"
-        "c = TaskManager(include_path='tests/fixtures/text_tasks', include_defaults=False)\n"
-        "print(all('spoken_digits_gen' in t.all_tasks and 'tiny_arc' in t.all_tasks for t in (a, b)),"
-        " 'spoken_digits_gen' in c.all_tasks, 'tiny_arc' in c.all_tasks)\n"
-    )
-    assert out == "True False True"
+def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks(monkeypatch):
+    from lm_eval.tasks import TaskManager
+
+    monkeypatch.chdir(REPO)
+    a = TaskManager(None, "tests/fixtures/text_tasks")
+    b = TaskManager(include_path=["tests/fixtures/text_tasks"])
+    c = TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False)
+    assert all("spoken_digits_gen" in t.all_tasks and "tiny_arc" in t.all_tasks for t in (a, b))
+    assert "spoken_digits_gen" not in c.all_tasks and "tiny_arc" in c.all_tasks

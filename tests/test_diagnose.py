@@ -110,6 +110,7 @@ def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong
     assert row.classes == {"TS": 1, "FS": 1, "XS": 1, "AH": 0, "UN": 1} and row.unscored == 0 and row.note is None
 
 
+@pytest.mark.slow
 def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     """The issue's command, as the README gives it, in a scratch folder with no endpoint."""
     command = readme_block("diagnose").split()

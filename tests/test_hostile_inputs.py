@@ -168,6 +168,11 @@ def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
         def loglikelihood_rolling(self, requests):
             raise NotImplementedError
 
+    class OurEcho(Echo):
+        """Stands in for one of the plugin's wrappers: only their --use_cache databases are set aside."""
+
+    OurEcho.__module__ = "lm_eval_audio.model_wrappers.echo"
+
     garbage = tmp_path / "judge.sqlite"
     garbage.write_bytes(b"not a database " * 100)
     cut = tmp_path / "cut.sqlite"
@@ -194,7 +199,9 @@ def test_unreadable_caches_are_moved_aside_and_rebuilt(tmp_path, caplog):
             cache.put("k", "m", "v")
             assert cache.get("k") == "v"
             cache.close()
-        cached = CachingLM(Echo(), str(requests_db))
+        with pytest.raises(sqlite3.DatabaseError):  # lm-eval's own models: lm-eval's own behaviour
+            CachingLM(Echo(), str(requests_db))
+        cached = CachingLM(OurEcho(), str(requests_db))
         assert len(cached.dbdict) == 0
         three = lambda ref: np.zeros(3)  # noqa: E731
         texts, transcribed, errors = TranscriptCache(Counting(), str(transcripts)).get_all({"d": "clip"}, three)
@@ -260,7 +267,7 @@ def test_a_plugin_error_is_one_message_and_status_2_without_a_traceback(tiny_qwe
     (tmp_path / "Foundation" / "Foundation_meta.json").write_text("[{")
     args = ["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}", "--tasks",
             "airbench_foundation_speaker_gender_recognition"]
-    proc = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path)})
+    proc = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path)}, in_process=False)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"lm_eval: error: {tmp_path}/Foundation/Foundation_meta.json is not valid JSON" in proc.stderr
     traced = run_cli(args, env_extra={"AIRBENCH_DATA_DIR": str(tmp_path), "LM_EVAL_AUDIO_TRACEBACK": "1"})

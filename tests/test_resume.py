@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from conftest import BIN, REPO, results_json
 from scripted_judge import DEFAULT_PAIR, SERVED_MODELS, ScriptedJudge
 
@@ -88,6 +89,7 @@ def _scored(out: Path) -> tuple[dict, dict]:
     return res["results"], samples
 
 
+@pytest.mark.slow
 def test_a_run_killed_while_answering_and_while_judging_resumes_to_the_same_results(tmp_path):
     with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=_model_reply, latency=0.05) as model, \
             ScriptedJudge(reply=_judge_reply, latency=0.05) as judge:

@@ -1,0 +1,111 @@
+"""lm-eval's own tests, with the plugin installed, must come out exactly as without it.
+
+    .venv/bin/python scripts/lm_eval_own_tests.py [--keep DIR]
+
+Fetches the source distribution of the installed lm-eval from PyPI (its ``tests/`` are not in
+the wheel; kept in ``~/.cache/lm_eval_audio/lm_eval_sdist``), copies its tests into a scratch
+folder so that ``import lm_eval`` is the installed package, and runs the test files below twice
+against it: once with the startup hook off (``LM_EVAL_AUDIO_DISABLE_HOOK=1``) and once with it
+on. Exits 1 when any test's outcome differs between the two runs, or when a test of the files
+the plugin patches around fails with the hook on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+# lm-eval's tests of the code the plugin patches: aggregation, evaluator utilities, the multimodal
+# request-cache keys, the task manager and index, groups, the registry, the evaluator, request caching.
+TEST_FILES = [
+    "tests/test_aggregation_pipeline.py",
+    "tests/test_evaluator_utils.py",
+    "tests/test_multimodal_cache_keys.py",
+    "tests/test_task_manager.py",
+    "tests/test_group.py",
+    "tests/test_registry.py",
+    "tests/test_evaluator.py",
+    "tests/test_requests_caching.py",
+]
+# Tests that need the network (the Hugging Face Hub) and fail here with the hook on or off alike.
+NEEDS_NETWORK: list[str] = []
+
+
+def sdist_tests(version: str) -> Path:
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "lm_eval_audio" / "lm_eval_sdist"
+    unpacked = cache / f"lm_eval-{version}"
+    if not (unpacked / "tests").is_dir():
+        cache.mkdir(parents=True, exist_ok=True)
+        archive = cache / f"lm_eval-{version}.tar.gz"
+        if not archive.is_file():
+            for attempt in range(4):
+                proc = subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary",
+                                       ":all:", f"lm-eval=={version}", "-d", str(cache)])
+                if proc.returncode == 0 and archive.is_file():
+                    break
+                time.sleep(15 * (attempt + 1))
+            else:
+                raise SystemExit(f"could not download the lm-eval {version} source distribution from PyPI")
+        with tarfile.open(archive) as tar:
+            tar.extractall(cache, filter="data")
+    return unpacked / "tests"
+
+
+def run(scratch: Path, hook: bool, junit: Path) -> dict[str, str]:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env.pop("LM_EVAL_AUDIO_DISABLE_HOOK", None)
+    if not hook:
+        env["LM_EVAL_AUDIO_DISABLE_HOOK"] = "1"
+    args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(scratch),
+            f"--junitxml={junit}", *TEST_FILES, *(f"--deselect={t}" for t in NEEDS_NETWORK)]
+    started = time.time()
+    proc = subprocess.run(args, cwd=scratch, env=env, capture_output=True, text=True)
+    tail = [line for line in proc.stdout.splitlines() if line.strip()][-1:] or ["(no output)"]
+    print(f"hook {'on ' if hook else 'off'}: {tail[0]} ({time.time() - started:.0f} s)", flush=True)
+    outcomes = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = f"{case.get('classname')}::{case.get('name')}"
+        kinds = {child.tag for child in case}
+        outcomes[name] = ("failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed")
+    if not outcomes:
+        print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n")
+        raise SystemExit("lm-eval's tests ran no test")
+    return outcomes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--keep", type=Path, help="run in this folder and keep it (default: a temporary one)")
+    args = parser.parse_args()
+    import lm_eval
+
+    tests = sdist_tests(lm_eval.__version__)
+    scratch = args.keep or Path(tempfile.mkdtemp(prefix="lm_eval_own_tests_"))
+    shutil.copytree(tests, scratch / "tests", dirs_exist_ok=True)
+    off = run(scratch, hook=False, junit=scratch / "off.xml")
+    on = run(scratch, hook=True, junit=scratch / "on.xml")
+    differ = sorted(t for t in set(off) | set(on) if off.get(t) != on.get(t))
+    failed_on = sorted(t for t, outcome in on.items() if outcome == "failed")
+    counts = {k: sum(v == k for v in on.values()) for k in ("passed", "failed", "skipped")}
+    print(f"lm-eval {lm_eval.__version__}'s own tests with lm-eval-audio installed: {counts['passed']} passed, "
+          f"{counts['failed']} failed, {counts['skipped']} skipped; {len(differ)} differ from the run without it")
+    for test in differ:
+        print(f"  differs: {test}: {off.get(test, 'absent')} without the plugin, {on.get(test, 'absent')} with it")
+    for test in failed_on:
+        print(f"  failed with the plugin: {test}")
+    if not args.keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if differ or failed_on:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
