@@ -6,8 +6,11 @@ Fetches the source distribution of the installed lm-eval from PyPI (its ``tests/
 the wheel; kept in ``~/.cache/lm_eval_audio/lm_eval_sdist``), copies its tests into a scratch
 folder so that ``import lm_eval`` is the installed package, and runs the test files below twice
 against it: once with the startup hook off (``LM_EVAL_AUDIO_DISABLE_HOOK=1``) and once with it
-on. Exits 1 when any test's outcome differs between the two runs, or when a test of the files
-the plugin patches around fails with the hook on.
+on. Exits 1 when any test's outcome differs between the two runs, or when a test of MUST_PASS
+fails with the hook on. Tests that fail with the hook off as well are listed, not counted against
+the plugin: here that is lm-eval's evaluator tests that download models from the Hugging Face Hub
+(no network on this machine) and task-manager tests whose fixtures do not load outside lm-eval's
+source tree, each the same with and without the plugin.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 # lm-eval's tests of the code the plugin patches: aggregation, evaluator utilities, the multimodal
-# request-cache keys, the task manager and index, groups, the registry, the evaluator, request caching.
+# request-cache keys, the task manager and index, groups, the registry, the evaluator. (test_requests_caching.py
+# imports a module of lm-eval's scripts/ that the installed package does not have.)
 TEST_FILES = [
     "tests/test_aggregation_pipeline.py",
     "tests/test_evaluator_utils.py",
@@ -33,10 +37,11 @@ TEST_FILES = [
     "tests/test_group.py",
     "tests/test_registry.py",
     "tests/test_evaluator.py",
-    "tests/test_requests_caching.py",
 ]
-# Tests that need the network (the Hugging Face Hub) and fail here with the hook on or off alike.
-NEEDS_NETWORK: list[str] = []
+# Files every test of which must pass with the hook on: the aggregation pipeline, the evaluator
+# utilities and the multimodal cache keys the plugin's patches sit beside, and groups and the registry.
+MUST_PASS = ["test_aggregation_pipeline", "test_evaluator_utils", "test_multimodal_cache_keys", "test_group",
+             "test_registry"]
 
 
 def sdist_tests(version: str) -> Path:
@@ -65,7 +70,7 @@ def run(scratch: Path, hook: bool, junit: Path) -> dict[str, str]:
     if not hook:
         env["LM_EVAL_AUDIO_DISABLE_HOOK"] = "1"
     args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(scratch),
-            f"--junitxml={junit}", *TEST_FILES, *(f"--deselect={t}" for t in NEEDS_NETWORK)]
+            f"--junitxml={junit}", *TEST_FILES]
     started = time.time()
     proc = subprocess.run(args, cwd=scratch, env=env, capture_output=True, text=True)
     tail = [line for line in proc.stdout.splitlines() if line.strip()][-1:] or ["(no output)"]
@@ -94,16 +99,22 @@ def main() -> None:
     on = run(scratch, hook=True, junit=scratch / "on.xml")
     differ = sorted(t for t in set(off) | set(on) if off.get(t) != on.get(t))
     failed_on = sorted(t for t, outcome in on.items() if outcome == "failed")
+    must = sorted(t for t in failed_on if any(f".{name}" in t or t.startswith(name) for name in MUST_PASS))
+    ran_must = sum(1 for t in on if any(f".{name}" in t or t.startswith(name) for name in MUST_PASS))
     counts = {k: sum(v == k for v in on.values()) for k in ("passed", "failed", "skipped")}
     print(f"lm-eval {lm_eval.__version__}'s own tests with lm-eval-audio installed: {counts['passed']} passed, "
           f"{counts['failed']} failed, {counts['skipped']} skipped; {len(differ)} differ from the run without it")
     for test in differ:
         print(f"  differs: {test}: {off.get(test, 'absent')} without the plugin, {on.get(test, 'absent')} with it")
-    for test in failed_on:
+    print(f"  {ran_must} tests of {', '.join(MUST_PASS)}: {ran_must - len(must)} passed with the plugin")
+    for test in must:
         print(f"  failed with the plugin: {test}")
+    others = [t for t in failed_on if t not in must]
+    if others:
+        print(f"  {len(others)} other tests fail with and without the plugin alike (network, fixtures), e.g. {others[0]}")
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
-    if differ or failed_on:
+    if differ or must or not ran_must:
         raise SystemExit(1)
 
 

@@ -209,6 +209,7 @@ def test_full_groups_on_a_partial_snapshot_with_missing_audio(tiny_qwen2_audio, 
         proc = _ok(run_cli(
             ["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
              "--tasks", "airbench_foundation,airbench_chat", "--batch_size", "8",
+             "--gen_kwargs", "max_gen_toks=16",  # a random-weight model never stops by itself
              "--output_path", str(tmp_path / "out"), "--log_samples"],
             env_extra={**_judge_env(judge, tmp_path / "judge.sqlite"), "AIRBENCH_DATA_DIR": str(root)}))
     res = results_json(tmp_path / "out")

@@ -173,7 +173,6 @@ def _cache_task(folder, clips):
     )
 
 
-@pytest.mark.slow
 def test_use_cache_keys_on_audio_content(tiny_qwen2_audio, tmp_path):
     clips = [tmp_path / "a.wav", tmp_path / "b.wav"]
     for i, p in enumerate(clips):
@@ -205,7 +204,6 @@ def test_data_parallel_two_processes_match_one(tiny_qwen2_audio, tmp_path):
     assert results_json(tmp_path / "one")["results"] == results_json(tmp_path / "two")["results"]
 
 
-@pytest.mark.slow
 def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     _ok(
         subprocess.run(
@@ -218,6 +216,9 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     assert "lm_eval_audio.pth" in names
     for name in (
         "lm_eval_audio/harness/startup.py",
+        "lm_eval_audio/harness/patches.py",
+        "lm_eval_audio/harness/targets.py",
+        "lm_eval_audio/storage/run_state.py",
         "lm_eval_audio/model_wrappers/hf_audio.py",
         "lm_eval_audio/model_wrappers/openai_audio.py",
         "lm_eval_audio/model_wrappers/cascade.py",
