@@ -115,9 +115,10 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     """The issue's command, as the README gives it, in a scratch folder with no endpoint."""
     command = readme_block("diagnose").split()
     assert command[:6] == [".venv/bin/lm-eval-audio", "diagnose", "--model", "cascade", "--tasks", "airbench_sample"]
+    assert command[6:] == ["--fragments", "2", "--batch_size", "8"]
     first = run_readme_block("diagnose", tmp_path)
     assert first.returncode == 0, first.stderr[-4000:]
-    header = "| task | metric (right if >=) | n | Acc_full | Acc_none | R_TP | frag 1/4 | frag 2/4 | frag 3/4 | frag 4/4 | R_4 |"
+    header = "| task | metric (right if >=) | n | Acc_full | Acc_none | R_TP | frag 1/2 | frag 2/2 | R_2 |"
     assert header in first.stdout
     row = next(line for line in first.stdout.splitlines() if line.startswith("| airbench_sample_foundation |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
@@ -129,7 +130,7 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     out = tmp_path / "results"
     base = "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
     folders = {p.name for p in out.iterdir() if p.is_dir()}
-    assert folders == {base, f"{base}__audio-none", *(f"{base}__audio-fragment-4-{k}" for k in range(1, 5))}
+    assert folders == {base, f"{base}__audio-none", *(f"{base}__audio-fragment-2-{k}" for k in (1, 2))}
 
     def reported(folder):
         (results,) = [json.loads(p.read_text()) for p in (out / folder).glob("results_*.json")]
@@ -141,13 +142,13 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     acc_none = none["results"]["airbench_sample_foundation"]["exact_match,none"]
     assert cells[3] == f"{acc_full:.3f}" and cells[4] == f"{acc_none:.3f}"
     assert cells[5] == (f"{acc_none / acc_full:.3f}" if acc_full else "n/a")
-    counts = [int(c) for c in cells[11:17]]
+    counts = [int(c) for c in cells[9:15]]
     assert sum(counts) == 35  # TS+FS+XS+AH+UN+unscored
     # the chat sample has no score but the smoke-test judge's: said so, not scored 0
     assert "- airbench_sample_chat: not diagnosed: gpt_align, score, judge_score skipped" in first.stdout
     (summary,) = (out / base).glob("diagnose_*.json")
     data = json.loads(summary.read_text())
-    assert data["conditions"] == ["full", "none", "fragment:4:1", "fragment:4:2", "fragment:4:3", "fragment:4:4"]
+    assert data["conditions"] == ["full", "none", "fragment:2:1", "fragment:2:2"]
     assert (out / base / summary.name.replace(".json", ".png")).read_bytes()[:4] == b"\x89PNG"
     # (a re-run answered from the cache: the hf-audio and openai-audio tests below, which run in seconds)
 
