@@ -135,4 +135,8 @@ def test_a_run_killed_while_answering_and_while_judging_resumes_to_the_same_resu
     assert len(written) >= 12 and any(p.name.startswith("judge_log_") for p in written)
     assert model.authorization == judge.authorization == {f"Bearer {KEY}"}
     for path in written:
-        assert KEY.encode() not in path.read_bytes(), path
+        try:
+            content = path.read_bytes()
+        except FileNotFoundError:  # a WAL checkpointed into its database (read here too) once its last connection closed
+            continue
+        assert KEY.encode() not in content, path
