@@ -2,8 +2,9 @@
 
     .venv/bin/python bench/bench_batching.py [--requests 64] [--repeats 3]
 
-Same requests (clips of 0.5 to 6 s, different pitches), greedy generation of 16 tokens
-and log-likelihood scoring, in one process. Reports whether outputs are identical and
+Same requests (clips of 0.5 to 6 s, different pitches), greedy generation of 16 tokens,
+log-likelihood scoring of one continuation per clip and of four choices per clip (a
+multiple-choice task), in one process; then what one document costs with 10 choices against 1. Reports whether outputs are identical and
 the wall-time ratio bs=1 / bs=8 (the median of the repeats). The model is tiny, so
 the timings weigh the harness (decode, feature extraction, padding) more than a real
 model would.
@@ -51,10 +52,15 @@ def main() -> None:
         for i, p in enumerate(clips)
     ]
     ll = [Instance("loglikelihood", {}, ("<audio>The clip is", f" number {i}", {"audio": [p]}), 0) for i, p in enumerate(clips)]
+    # A multiple-choice task: four choices per clip, as lm-eval sends them (one request per choice).
+    mc = [Instance("loglikelihood", {}, ("<audio>Which letter?", f" {c}", {"audio": [p]}), 0)
+          for p in clips[: args.requests // 4] for c in "ABCD"]
 
     models = {bs: HFAudioLM(pretrained=model_dir, device="cpu", dtype="float32", batch_size=bs) for bs in (1, 8)}
     rows = []
-    for name, requests, method in (("generate_until", gen, "generate_until"), ("loglikelihood", ll, "loglikelihood")):
+    workloads = (("generate_until", gen, "generate_until"), ("loglikelihood, one continuation per clip", ll, "loglikelihood"),
+                 ("loglikelihood, 4 choices per clip", mc, "loglikelihood"))
+    for name, requests, method in workloads:
         times = {1: [], 8: []}
         outs = {}
         for _ in range(args.repeats):
@@ -79,6 +85,20 @@ def main() -> None:
         print(f"| {name} | {'yes' if same else 'NO'} | {detail} | {t1:.2f} | {t8:.2f} | {t1 / t8:.2f}x |")
     if not all(r[1] for r in rows):
         sys.exit("outputs differ between batch sizes")
+
+    # What a document costs by its number of choices: its prompt and audio run once, the choices after it.
+    cost = {}
+    for n in (1, 10):
+        requests = [Instance("loglikelihood", {}, ("<audio>Which one?", f" choice {k}", {"audio": [p]}), 0)
+                    for p in clips[:8] for k in range(n)]
+        runs = []
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            models[8].loglikelihood(requests, disable_tqdm=True)
+            runs.append(time.perf_counter() - start)
+        cost[n] = statistics.median(runs) / 8
+    print(f"\nper document at bs=8: 1 choice {cost[1] * 1000:.1f} ms, 10 choices {cost[10] * 1000:.1f} ms, "
+          f"ratio {cost[10] / cost[1]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -18,12 +18,14 @@ import json
 import logging
 import os
 from collections import OrderedDict
+from typing import NamedTuple
 
 from lm_eval.api.model import LM
 
 from lm_eval_audio.audio import decoding as audio_io
 from lm_eval_audio.audio import conditions as audio_condition
-from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.model_wrappers import failed_requests, families
+from lm_eval_audio.model_wrappers import generation_config as greedy
 from lm_eval_audio.audio.refs import AudioError, content_digest, describe
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.endpoints.model_args import as_bool, refuse_unknown
@@ -58,6 +60,39 @@ def _heaviest_first(groups: list[list[_Item]]) -> list[list[_Item]]:
     return sorted(groups, key=lambda g: (-g[0].seconds, -len(g[0].context)))
 
 
+def audio_window_seconds(feature_extractor, sampling_rate: int) -> float | None:
+    """How much of a clip the feature extractor keeps: Whisper-style ``n_samples`` or ``chunk_length``,
+    or the ``max_length`` (in samples) its ``__call__`` truncates to by default (Gemma 3n's 480,000)."""
+    import inspect
+
+    n_samples = getattr(feature_extractor, "n_samples", None)
+    if n_samples:
+        return n_samples / sampling_rate
+    chunk = getattr(feature_extractor, "chunk_length", None)
+    if chunk:
+        return float(chunk)
+    try:
+        params = inspect.signature(feature_extractor.__call__).parameters
+    except (TypeError, ValueError, AttributeError):
+        return None
+    max_length, truncation = params.get("max_length"), params.get("truncation")
+    if max_length is not None and isinstance(max_length.default, int) and truncation is not None \
+            and truncation.default is True:
+        return max_length.default / sampling_rate
+    return None
+
+
+def _config_dict(pretrained: str, revision: str | None, gguf: dict) -> dict | None:
+    """The checkpoint's config.json (or GGUF metadata) as a dict; None where there is none, which
+    :mod:`families` turns into a clear error or transformers' own when the model loads."""
+    from transformers import PretrainedConfig
+
+    try:
+        return PretrainedConfig.get_config_dict(pretrained, revision=revision, **gguf)[0]
+    except (OSError, ValueError):
+        return None
+
+
 def _load_model(pretrained: str, **kwargs):
     """AutoModelForMultimodalLM first; other auto classes for architectures mapped elsewhere."""
     import transformers
@@ -87,6 +122,12 @@ def _load_model(pretrained: str, **kwargs):
     )
 
 
+class _Rendered(NamedTuple):
+    text: str
+    templated: bool  # rendered by a chat template
+    after_header: bool  # ends with the template's generation prompt (the assistant header)
+
+
 class HFAudioLM(LM):
     MULTIMODAL = True
 
@@ -110,6 +151,8 @@ class HFAudioLM(LM):
         max_batch_size: int | None = 64,
         max_length: int | None = None,
         audio: str = "full",
+        family: str | None = None,
+        generation_config: str = "neutral",
         **unknown,
     ) -> None:
         super().__init__()
@@ -123,6 +166,8 @@ class HFAudioLM(LM):
                 f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
                 "(leave it out to use the processor's own window)"
             )
+        if generation_config not in greedy.CHOICES:
+            raise ValueError(f"hf-audio: generation_config must be one of {greedy.CHOICES}, got {generation_config!r}")
         chat_template = as_bool("hf-audio", "chat_template", chat_template)
         trust_remote_code = as_bool("hf-audio", "trust_remote_code", trust_remote_code)
 
@@ -150,10 +195,15 @@ class HFAudioLM(LM):
 
         self.pretrained = pretrained
         gguf = {"gguf_file": gguf_file} if gguf_file else {}
+        config = _config_dict(pretrained, revision, gguf)
+        # Before the processor: a refused family may not even load one (Voxtral without mistral_common).
+        families.refuse_known(pretrained, config, family)
         self.processor = AutoProcessor.from_pretrained(
             pretrained, trust_remote_code=trust_remote_code, revision=revision, **gguf
         )
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
+        self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, family)
+        log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
         load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}
         if attn_implementation:
             load_kwargs["attn_implementation"] = attn_implementation
@@ -163,6 +213,11 @@ class HFAudioLM(LM):
         if not device_map:
             self.model.to(device)
         self._device = self.model.device
+        self._neutral_generation = (
+            greedy.neutralizing_kwargs(self.model.generation_config) if generation_config == "neutral" else {})
+        # Into the results JSON (lm_eval_audio_model): what decoded the answers.
+        self.run_record = {"family": self.family.name,
+                           **greedy.record(generation_config, getattr(self.model, "generation_config", None))}
 
         self.max_new_tokens = int(max_new_tokens)
         self.system_prompt = system_prompt
@@ -259,12 +314,7 @@ class HFAudioLM(LM):
         return 16000
 
     def _audio_window_seconds(self) -> float | None:
-        fe = self._feature_extractor()
-        n_samples = getattr(fe, "n_samples", None)
-        if n_samples:
-            return n_samples / self.sampling_rate
-        chunk = getattr(fe, "chunk_length", None)
-        return float(chunk) if chunk else None
+        return audio_window_seconds(self._feature_extractor(), self.sampling_rate)
 
     def _default_audio_prompt(self) -> str | None:
         token = getattr(self.processor, "audio_token", None)
@@ -322,8 +372,8 @@ class HFAudioLM(LM):
             self._decoded.popitem(last=False)
         return chunks
 
-    def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> str:
-        """The prompt text for one request, with one audio slot per (chunked) clip."""
+    def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> _Rendered:
+        """The prompt for one request, with one audio slot per (chunked) clip."""
         messages, from_chat = chat_messages(item.context, self.system_prompt)
         if from_chat is not None:
             add_generation_prompt = from_chat
@@ -334,19 +384,34 @@ class HFAudioLM(LM):
                     f"hf-audio: chat_template=False but {self.pretrained!r}'s processor names no audio token; "
                     "pass audio_prompt=... with the model's documented audio marker"
                 )
-            return flatten_without_template(messages, self.audio_prompt or "")
+            return _Rendered(flatten_without_template(messages, self.audio_prompt or ""), False, False)
         continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
-        return self.processor.apply_chat_template(
+        text = self.processor.apply_chat_template(
             messages,
             tokenize=False,
             add_generation_prompt=not continue_final and add_generation_prompt,
             continue_final_message=continue_final,
         )
+        return _Rendered(text, True, not continue_final and add_generation_prompt)
 
-    def _process(self, texts: list[str], clips_per_item: list[list]) -> dict:
+    def _add_special_tokens(self, rendered: _Rendered) -> bool | None:
+        """Whether tokenizing adds the tokenizer's special tokens: never to a chat template's output, which
+        has them already (transformers' apply_chat_template rule; else Gemma-style templates get two BOS),
+        nor to text that starts with BOS (lm-eval's rule); otherwise the tokenizer's default (None)."""
+        if rendered.templated:
+            return False
+        bos = getattr(self.tokenizer, "bos_token", None)
+        return False if bos and rendered.text.startswith(bos) else None
+
+    def _process(self, rendered: list[_Rendered], clips_per_item: list[list]) -> dict:
         """Processor call for a batch, checked: audio in means audio features out."""
         flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
-        kwargs = {"text": texts, "return_tensors": "pt", "padding": True}
+        special = {self._add_special_tokens(r) for r in rendered}
+        if len(special) > 1:
+            raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
+        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt", "padding": True}
+        if special != {None}:
+            kwargs["add_special_tokens"] = special.pop()
         if flat:
             kwargs["audio"] = flat
             kwargs["sampling_rate"] = self.sampling_rate
@@ -424,13 +489,13 @@ class HFAudioLM(LM):
         import torch
 
         settings = generation_settings(batch[0].second, self.max_new_tokens)
-        kwargs = dict(settings.other)
+        kwargs = {**self._neutral_generation, **settings.other, "do_sample": settings.do_sample}
         if settings.do_sample:
             kwargs["temperature"] = settings.temperature
         clips = [self._clips(item) for item in batch]
-        texts = [self._render(item, c) for item, c in zip(batch, clips)]
+        rendered = [self._render(item, c) for item, c in zip(batch, clips)]
         self.tokenizer.padding_side = "left"
-        inputs = self._to_device(self._process(texts, clips))
+        inputs = self._to_device(self._process(rendered, clips))
         pad_id = self.tokenizer.pad_token_id
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id
@@ -441,8 +506,7 @@ class HFAudioLM(LM):
             kwargs.update(stop_strings=settings.until, tokenizer=self.tokenizer)
         with torch.inference_mode():
             out = self.model.generate(
-                **inputs, max_new_tokens=settings.max_new_tokens, do_sample=settings.do_sample, pad_token_id=pad_id,
-                **kwargs,
+                **inputs, max_new_tokens=settings.max_new_tokens, pad_token_id=pad_id, **kwargs,
             )
         decoded = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
         return [cut_at_stops(text, settings.until) for text in decoded]
@@ -462,6 +526,7 @@ class HFAudioLM(LM):
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._not_run: dict[int, str] = {}  # requests answered empty for an unavailable clip: the loader's reason
+        self._last_prompt = None  # (document key, its prompt pass), see _prompt_pass
 
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
@@ -480,15 +545,29 @@ class HFAudioLM(LM):
 
     # --- log-likelihoods ---------------------------------------------------------------
 
+    def _encode(self, text: str, add_special_tokens: bool | None) -> list[int]:
+        special = {} if add_special_tokens is None else {"add_special_tokens": add_special_tokens}
+        return self.tokenizer(text, **special)["input_ids"]
+
     def _text_pair(self, context: str, continuation: str) -> tuple[list[int], list[int]]:
-        """lm-eval's causal encoding: encode the whole string, split at the context's length."""
+        """lm-eval's ``hf`` encoding of a plain-text pair: trailing spaces of the context move to the
+        continuation, the whole string is encoded with the tokenizer's special tokens (BOS where it adds
+        one, unless the text starts with it), and split at the context's length."""
         n_spaces = len(context) - len(context.rstrip())
         if n_spaces:
             continuation = context[-n_spaces:] + continuation
             context = context[:-n_spaces]
-        whole = self.tokenizer(context + continuation, add_special_tokens=False)["input_ids"]
-        ctx = self.tokenizer(context, add_special_tokens=False)["input_ids"]
+        special = self._add_special_tokens(_Rendered(context, False, False))
+        whole = self._encode(context + continuation, special)
+        ctx = self._encode(context, special)
         return whole[: len(ctx)], whole[len(ctx) :]
+
+    def _continuation_ids(self, rendered: _Rendered, continuation: str) -> list[int]:
+        """The continuation's tokens as the prompt and continuation tokenize together, split at the
+        prompt's length (lm-eval's ``hf`` rule)."""
+        special = self._add_special_tokens(rendered)
+        whole = self._encode(rendered.text + continuation, special)
+        return whole[len(self._encode(rendered.text, special)) :]
 
     def _prefix_token_id(self) -> int:
         for attr in ("bos_token_id", "eos_token_id", "pad_token_id"):
@@ -500,7 +579,8 @@ class HFAudioLM(LM):
     def loglikelihood(self, requests, disable_tqdm: bool = False) -> list[tuple[float, bool]]:
         self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
-        ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context) - len(x.second), x.index))
+        # A document's choices share context and clip: adjacent, so that they share a batch and its prompt pass.
+        ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context), x.context, x.index))
         outs = self.batcher.run(
             "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm),
             on_result=self._cache_partial("loglikelihood", requests),
@@ -512,28 +592,94 @@ class HFAudioLM(LM):
         return self._without_unavailable(batch, self._loglikelihood_rows, (float("-inf"), False), "loglikelihood")
 
     def _loglikelihood_rows(self, batch: list[_Item]) -> list[tuple[float, bool]]:
-        """Score continuations; rows needing the processor (audio, chat turns) go through it."""
-        pairs: list[tuple[list[int], list[int]] | None] = [None] * len(batch)
-        needs_processor = []
+        """Score continuations. Plain-text rows are tokenized as lm-eval's ``hf`` model does and scored in
+        one forward; rows needing the processor (audio, chat turns) are scored per document, the
+        prompt run once for all of its choices (:meth:`_score_choices`)."""
+        results: list[tuple[float, bool] | None] = [None] * len(batch)
+        text_rows, pairs = [], []
+        documents: dict[tuple, list[int]] = {}
         for row, item in enumerate(batch):
             if item.refs or decode_chat_context(item.context) is not None:
-                needs_processor.append(row)
-            elif item.context == "":
-                pairs[row] = ([self._prefix_token_id()], self.tokenizer(item.second, add_special_tokens=False)["input_ids"])
+                key = (item.context, tuple(content_digest(ref) for ref in item.refs))
+                documents.setdefault(key, []).append(row)
+                continue
+            text_rows.append(row)
+            if item.context == "":  # lm-eval's rule: BOS (or EOS) as the context, unless it opens the continuation
+                cont = self._encode(item.second, False)
+                prefix = self._prefix_token_id()
+                pairs.append(([prefix], cont) if not cont or cont[0] != prefix else (cont[:1], cont[1:]))
             else:
-                pairs[row] = self._text_pair(item.context, item.second)
-        features = {}
-        if needs_processor:
-            clips = [self._clips(batch[row]) for row in needs_processor]
-            texts = [self._render(batch[row], c) for row, c in zip(needs_processor, clips)]
-            self.tokenizer.padding_side = "left"
-            inputs = self._process(texts, clips)
-            for j, row in enumerate(needs_processor):
-                ids = inputs["input_ids"][j][inputs["attention_mask"][j].bool()].tolist()
-                cont = self.tokenizer(batch[row].second, add_special_tokens=False)["input_ids"]
-                pairs[row] = (ids, cont)
-            features = {k: v for k, v in inputs.items() if k not in _TEXT_KEYS}
-        return self._score(pairs, features, truncatable=[row not in needs_processor for row in range(len(batch))])
+                pairs.append(self._text_pair(item.context, item.second))
+        if text_rows:
+            for row, scored in zip(text_rows, self._score(pairs, {}, truncatable=[True] * len(pairs))):
+                results[row] = scored
+        for key, rows in documents.items():
+            for row, scored in zip(rows, self._score_choices(key, [batch[row] for row in rows])):
+                results[row] = scored
+        return results
+
+    def _prompt_pass(self, key: tuple, item: _Item):
+        """(prompt length, its attention mask, log-probs after it, its key-value cache) for a document's
+        prompt. The last one is kept: a document whose choices a batch boundary splits runs it once."""
+        import torch
+
+        if self._last_prompt is not None and self._last_prompt[0] == key:
+            return self._last_prompt[1]
+        clips = self._clips(item)
+        rendered = self._render(item, clips)
+        self.tokenizer.padding_side = "left"
+        inputs = self._process([rendered], [clips])
+        with torch.inference_mode():
+            out = self.model(**self._to_device(dict(inputs)), use_cache=True)
+        first = torch.log_softmax(out.logits[0, -1].float(), dim=-1).cpu()
+        result = (rendered, int(inputs["input_ids"].shape[1]), inputs["attention_mask"][0], first, out.past_key_values)
+        self._last_prompt = (key, result)
+        return result
+
+    def _score_choices(self, key: tuple, items: list[_Item]) -> list[tuple[float, bool]]:
+        """The continuations of one prompt (a multiple-choice document's choices): the prompt, with its
+        audio, is encoded and run once (:meth:`_prompt_pass`), and the continuations are run together
+        after it from its key-value cache, so a 10-choice item costs little more than a 1-choice one.
+
+        Each continuation is tokenized with the prompt and split at the prompt's length, as lm-eval's
+        ``hf`` does; after a chat template's assistant header lm-eval's target delimiter is dropped, as
+        lm-eval does under --apply_chat_template.
+        """
+        import copy
+
+        import torch
+
+        rendered, ctx_len, ctx_mask, first, prompt_cache = self._prompt_pass(key, items[0])
+        conts = [self._continuation_ids(rendered, it.second.lstrip() if rendered.after_header else it.second)
+                 for it in items]
+        longest = max(len(c) for c in conts)
+        if ctx_len + longest > self.max_length + 1:
+            raise ValueError(
+                f"hf-audio: request {items[0].index} is {ctx_len + longest} tokens with its audio, over max_length "
+                f"{self.max_length}"
+            )
+        rest = None
+        with torch.inference_mode():
+            if longest > 1:
+                n = len(conts)
+                cache = copy.deepcopy(prompt_cache)  # kept for the document's next batch
+                cache.batch_repeat_interleave(n)
+                pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+                ids = torch.full((n, longest - 1), pad, dtype=torch.long)
+                mask = torch.zeros((n, ctx_len + longest - 1), dtype=torch.long)
+                mask[:, :ctx_len] = ctx_mask
+                for j, cont in enumerate(conts):
+                    ids[j, : len(cont) - 1] = torch.tensor(cont[:-1], dtype=torch.long)
+                    mask[j, ctx_len : ctx_len + len(cont) - 1] = 1
+                logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask}),
+                                    past_key_values=cache).logits
+                rest = torch.log_softmax(logits.float(), dim=-1).cpu()
+        results = []
+        for j, cont in enumerate(conts):
+            steps = [first] + [rest[j, t] for t in range(len(cont) - 1)]
+            total = sum(float(lp[token]) for lp, token in zip(steps, cont))
+            results.append((total, all(int(lp.argmax()) == token for lp, token in zip(steps, cont))))
+        return results
 
     def _score(self, pairs, features: dict, truncatable: list[bool]) -> list[tuple[float, bool]]:
         """Sum of continuation log-probs and whether greedy decoding reproduces it.

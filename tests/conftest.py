@@ -29,6 +29,13 @@ def tiny_qwen2_audio(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
+def tiny_gemma_text(tmp_path_factory) -> str:
+    from lm_eval_audio.testing.tiny_models import build_gemma_text
+
+    return build_gemma_text(str(tmp_path_factory.mktemp("tiny-gemma-text")))
+
+
+@pytest.fixture(scope="session")
 def tiny_granite_speech(tmp_path_factory) -> str:
     from lm_eval_audio.testing.tiny_models import build_granite_speech
 
@@ -265,3 +272,21 @@ def write_audiobench(root: Path, repo: str, rows: list[dict], layout: str = "par
                     writer.write_table(t)
         (folder / "test" / "dataset_info.json").write_text(json.dumps({"features": features}))
     return folder
+
+
+GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
+
+
+def gen_request(context, refs=None, kwargs=GREEDY):
+    """A generate_until request as lm-eval builds it, with the clips in its third argument."""
+    from lm_eval.api.instance import Instance
+
+    args = (context, dict(kwargs)) + (({"audio": refs},) if refs is not None else ())
+    return Instance("generate_until", {}, args, 0)
+
+
+def ll_request(context, continuation, refs=None):
+    from lm_eval.api.instance import Instance
+
+    args = (context, continuation) + (({"audio": refs},) if refs is not None else ())
+    return Instance("loglikelihood", {}, args, 0)

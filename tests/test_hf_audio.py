@@ -7,23 +7,14 @@ import pytest
 import soundfile as sf
 import torch
 from conftest import tone
+from conftest import gen_request as gen
+from conftest import ll_request as ll
 from lm_eval.api.instance import Instance
 
 from lm_eval_audio.storage import run_state
 from lm_eval_audio.model_wrappers.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
-GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
-
-
-def gen(context, refs=None, kwargs=GREEDY):
-    args = (context, dict(kwargs)) + (({"audio": refs},) if refs is not None else ())
-    return Instance("generate_until", {}, args, 0)
-
-
-def ll(context, continuation, refs=None):
-    args = (context, continuation) + (({"audio": refs},) if refs is not None else ())
-    return Instance("loglikelihood", {}, args, 0)
 
 
 @pytest.fixture(scope="module")
@@ -115,11 +106,11 @@ def test_loglikelihood_rolling_is_sum_over_tokens(qwen):
 
 
 def test_placeholder_positions_the_audio(qwen, clips):
-    item_before = qwen._render(_item("<audio>Question?"), [[np.zeros(10)]])
-    item_after = qwen._render(_item("Question? <audio>"), [[np.zeros(10)]])
+    item_before = qwen._render(_item("<audio>Question?"), [[np.zeros(10)]]).text
+    item_after = qwen._render(_item("Question? <audio>"), [[np.zeros(10)]]).text
     assert item_before.index("<|AUDIO|>") < item_before.index("Question?")
     assert item_after.index("<|AUDIO|>") > item_after.index("Question?")
-    no_marker = qwen._render(_item("Question?"), [[np.zeros(10)]])
+    no_marker = qwen._render(_item("Question?"), [[np.zeros(10)]]).text
     assert no_marker.index("<|AUDIO|>") < no_marker.index("Question?")
 
 
@@ -207,16 +198,6 @@ def test_array_and_bytes_references(qwen, clips):
     assert scores[0][0] == pytest.approx(scores[2][0], abs=1e-5)
 
 
-def test_second_architecture_granite_speech(tiny_granite_speech, clips):
-    model = HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32", batch_size=4)
-    requests = [gen(f"<audio>Transcribe {i}.", [p]) for i, p in enumerate(clips[:8])]
-    out = model.generate_until(requests)
-    assert len(out) == 8
-    assert model._audio_token_id is not None
-    clip_a, clip_b = model.loglikelihood([ll("<audio>It is", " a tone", [clips[0]]), ll("<audio>It is", " a tone", [clips[7]])])
-    assert abs(clip_a[0] - clip_b[0]) > 1e-6
-
-
 def test_batch_size_auto_halves_on_out_of_memory(tiny_qwen2_audio, clips):
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size="auto", max_batch_size=16)
     real = model._generate_batch
@@ -242,14 +223,14 @@ def test_other_errors_are_not_mistaken_for_out_of_memory(tiny_qwen2_audio, clips
 
 def test_without_chat_template_uses_the_models_audio_marker(tiny_qwen2_audio, clips):
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", chat_template=False)
-    assert model._render(_item("<audio>Question?"), [[np.zeros(10)]]) == "<|audio_bos|><|AUDIO|><|audio_eos|>Question?"
+    assert model._render(_item("<audio>Question?"), [[np.zeros(10)]]).text == "<|audio_bos|><|AUDIO|><|audio_eos|>Question?"
     assert len(model.generate_until([gen("<audio>Question?", [clips[0]])])) == 1
 
 
 def test_lm_eval_chat_template_turns_are_rendered_with_the_audio(qwen, clips):
     """--apply_chat_template: lm-eval hands us turns before the audio; we render them later."""
     context = qwen.apply_chat_template([{"role": "user", "content": "<audio>What is it?"}])
-    assert qwen._render(_item(context), [[np.zeros(10)]]) == qwen._render(_item("<audio>What is it?"), [[np.zeros(10)]])
+    assert qwen._render(_item(context), [[np.zeros(10)]]).text == qwen._render(_item("<audio>What is it?"), [[np.zeros(10)]]).text
     (score_turns, _), (score_plain, _) = qwen.loglikelihood(
         [ll(context, " a tone", [clips[0]]), ll("<audio>What is it?", " a tone", [clips[0]])]
     )
@@ -258,7 +239,7 @@ def test_lm_eval_chat_template_turns_are_rendered_with_the_audio(qwen, clips):
 
 def test_system_prompt_becomes_the_system_turn(tiny_qwen2_audio):
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", system_prompt="Listen carefully.")
-    text = model._render(_item("<audio>What is it?"), [[np.zeros(10)]])
+    text = model._render(_item("<audio>What is it?"), [[np.zeros(10)]]).text
     assert text.startswith("<|im_start|>system\nListen carefully.<|im_end|>")
     assert "You are a helpful assistant." not in text
 

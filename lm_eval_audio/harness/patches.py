@@ -350,7 +350,8 @@ def on_evaluator(module) -> None:
             finally:
                 state = run_state.finish()
             if isinstance(results, dict):  # rank 0: what the judges did and what the data lacked
-                _record_run(results, state, getattr(lm, "audio_condition", None) if is_ours(lm) else None)
+                _record_run(results, state, getattr(lm, "audio_condition", None) if is_ours(lm) else None,
+                            getattr(lm, "run_record", None) if is_ours(lm) else None)
             return results
 
         return evaluate
@@ -389,10 +390,13 @@ def _runs_ours(model, tasks) -> bool:
     return any(isinstance(n, str) and n in our_task_names() or _is_our_task(n) for n in names)
 
 
-def _record_run(results: dict, state: run_state.RunState, condition) -> None:
+def _record_run(results: dict, state: run_state.RunState, condition, model_record: dict | None = None) -> None:
     """What the run state holds, into the results: the judge settings and counts
     (``lm_eval_audio_judge``), what the data lacked (``lm_eval_audio_data``), the audio
-    condition, and the judge metrics' per-document scores in each logged sample."""
+    condition, what the model says about how it ran (``lm_eval_audio_model``: family, decoding
+    settings), and the judge metrics' per-document scores in each logged sample."""
+    if model_record:
+        results["lm_eval_audio_model"] = dict(model_record)
     if state.judge_summaries:
         results["lm_eval_audio_judge"] = dict(state.judge_summaries)
     if state.data_notes:

@@ -1,0 +1,105 @@
+"""Which model families ``hf-audio`` runs, found from the checkpoint's ``config.json`` before any weight loads.
+
+A family is run only where a tiny model of its real transformers classes shows the prompt tokens, batch
+invariance and audio reaching the model (``tests/test_model_families.py``). A family that is known to go
+wrong through the generic path (processor ``audio=``, chat template, ``generate``, one forward for
+scoring) stops at load with one line that names it and what to do instead, because its numbers would look
+fine and be wrong. An audio family we know nothing about stops too, unless ``family=generic`` asks for
+the generic path explicitly; text-only causal LMs (the cascade's LLM) need no family.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GENERIC = "generic"
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    model_types: tuple[str, ...]
+    example: str
+
+
+QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instruct")
+TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
+GENERIC_PATH = Family("generic (family=generic)", (), "")
+
+PROVEN = (QWEN2_AUDIO,)
+
+_SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
+
+# model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
+# tiny model of the family's own classes (transformers 5.23); see the README's model-family table.
+REFUSED: dict[str, tuple[str, str]] = {
+    "qwen2_5_omni": ("Qwen2.5-Omni", "generate() also runs the speech talker and returns (text, wav), and the "
+                     "top-level model cannot score log-likelihoods; the thinker alone is not adapted yet"),
+    "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "the thinker is not adapted yet"),
+    "qwen3_omni_moe": ("Qwen3-Omni", "generate() also runs the speech talker; not adapted yet"),
+    "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
+    "voxtral": ("Voxtral", "its processor takes no audio= (audio enters only through mistral_common's "
+                "apply_chat_template), so the generic path would run it deaf"),
+    "granite_speech": ("Granite-Speech", "the published checkpoints' speech LoRA is switched on only inside "
+                       "generate(), so multiple-choice scoring would run with it off"),
+    "phi4_multimodal": ("Phi-4-multimodal", "its speech LoRA (speech-lora/) is not loaded by from_pretrained, so "
+                        "the model would answer as if deaf, and its audio encoder is not padding-invariant"),
+    "gemma3n": ("Gemma 3n", "its audio encoder is not padding-invariant (scores change with the batch size) and "
+                "it needs timm and torchvision; not adapted yet"),
+}
+
+# Families transformers does not implement: their checkpoints carry remote code or no transformers config.
+NOT_IN_TRANSFORMERS: dict[str, str] = {"kimi-audio": "Kimi-Audio", "kimi_audio": "Kimi-Audio", "kimia": "Kimi-Audio",
+                                       "salmonn": "SALMONN"}
+
+
+class UnsupportedFamily(ValueError):
+    """A checkpoint whose family hf-audio does not run; the message is one line saying what to do."""
+
+
+def _not_in_transformers(pretrained: str, config: dict | None) -> str | None:
+    text = " ".join([str(pretrained), *(str(v) for v in (config or {}).get("architectures") or ()),
+                     str((config or {}).get("model_type", ""))]).lower()
+    return next((name for key, name in NOT_IN_TRANSFORMERS.items() if key in text), None)
+
+
+def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
+    """:class:`UnsupportedFamily` for a family known to go wrong, or one transformers does not implement;
+    checked before the processor loads (a refused family's processor may need packages we do not install)."""
+    if family not in (None, GENERIC):
+        raise UnsupportedFamily(f"hf-audio: family={family!r} is not an option; leave it out, or pass family=generic")
+    named = _not_in_transformers(pretrained, config)
+    if named:
+        raise UnsupportedFamily(
+            f"hf-audio: {pretrained!r} is a {named} checkpoint, a family transformers does not implement; {_SERVE}"
+        )
+    model_type = str((config or {}).get("model_type", ""))
+    if model_type in REFUSED:
+        name, why = REFUSED[model_type]
+        raise UnsupportedFamily(
+            f"hf-audio: {name} ({pretrained!r}, model_type {model_type}) is not supported yet: {why}; {_SERVE}, "
+            "or evaluate a supported family (see the README's model-family table)"
+        )
+
+
+def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, family: str | None) -> Family:
+    """The family to run ``pretrained`` as, or :class:`UnsupportedFamily`.
+
+    ``config`` is the checkpoint's config.json as a dict (None if unreadable); ``family`` the ``family=``
+    model argument (None or ``generic``).
+    """
+    refuse_known(pretrained, config, family)
+    model_type = str((config or {}).get("model_type", ""))
+    if family == GENERIC:
+        return GENERIC_PATH
+    proven = next((f for f in PROVEN if model_type in f.model_types), None)
+    if proven:
+        return proven
+    if not has_audio_processor:
+        return TEXT_ONLY
+    raise UnsupportedFamily(
+        f"hf-audio: {pretrained!r} (model_type {model_type or 'unknown'}) is an audio family hf-audio has not been "
+        f"proven on ({', '.join(f.name for f in PROVEN)} are); pass family=generic in --model_args to run it through "
+        "the generic path (processor audio=, chat template, generate) and check the prompts in the logged samples, "
+        f"or {_SERVE}"
+    )
