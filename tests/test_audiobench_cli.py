@@ -14,6 +14,8 @@ import pytest
 from conftest import results_json, run_cli, tone, write_audiobench
 from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
+from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+
 from lm_eval_audio.metrics import wer
 from lm_eval_audio.benchmarks.audiobench import DATASETS
 from lm_eval_audio.benchmarks.audiobench_templates import POOLS
@@ -60,16 +62,16 @@ def _env(snapshot, judge=None, cache=None):
     return env
 
 
-def _samples(out: Path, task: str) -> list[dict]:
+def _samples(out: Path, task: str, filter_name: str = "none") -> list[dict]:
     (path,) = out.rglob(f"samples_{task}_*.jsonl")
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return [s for s in map(json.loads, path.read_text().splitlines()) if s.get("filter", "none") == filter_name]
 
 
 def _metric(res, task, name):
     return res["results"][task][f"{name},none"]
 
 
-def _wer_from_samples(samples, template=None) -> float:
+def _wer_from_samples(samples, template=None, filtered=False) -> float:
     """Corpus WER recomputed from the sample log: chunks joined per recording, then jiwer."""
     recordings: dict[str, list] = {}
     for s in samples:
@@ -79,7 +81,8 @@ def _wer_from_samples(samples, template=None) -> float:
     for chunks in recordings.values():
         chunks.sort(key=lambda s: s["doc"]["chunk_index"])
         refs.append(wer.normalize(chunks[0]["doc"]["answer"]) or "empty")
-        hyps.append(wer.normalize(" ".join(s["resps"][0][0].strip() for s in chunks)) or "empty")
+        answers = [s["filtered_resps"][0] if filtered else s["resps"][0][0] for s in chunks]
+        hyps.append(wer.normalize(" ".join(a.strip() for a in answers)) or "empty")
     out = jiwer.process_words(refs, hyps)
     return (out.substitutions + out.deletions + out.insertions) / (out.substitutions + out.deletions + out.hits)
 
@@ -106,6 +109,10 @@ def test_asr_and_voice_groups_end_to_end(tiny_qwen2_audio, snapshot, tmp_path):
         assert _metric(res, task, "wer") == pytest.approx(_wer_from_samples(samples))
         assert _metric(res, task, "audio_missing") == 0
         task_wers.append(_metric(res, task, "wer"))
+        # beside it, the toolkit's Qwen2-Audio answer cleaning, applied to each chunk's answer
+        cleaned = _samples(out, task, "qwen2_asr_cleaned")
+        assert [s["filtered_resps"][0] for s in cleaned] == [qwen2_asr_answer(s["resps"][0][0]) for s in cleaned]
+        assert res["results"][task]["wer,qwen2_asr_cleaned"] == pytest.approx(_wer_from_samples(cleaned, filtered=True))
     assert _metric(res, "audiobench_asr", "wer") == pytest.approx(sum(task_wers) / len(task_wers))
 
     # the long recording was transcribed in three chunks whose cut points are in the sample log

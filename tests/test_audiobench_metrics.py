@@ -14,6 +14,7 @@ from lm_eval_audio.metrics import meteor
 from lm_eval_audio.metrics import wer
 from lm_eval_audio.storage import wordnet_data
 from lm_eval_audio.judges import audiobench_judges
+from lm_eval_audio.model_wrappers.failed_requests import FailedResponse, is_failed
 from lm_eval_audio.tasks.audiobench import utils
 
 # --- WER -----------------------------------------------------------------------------
@@ -207,3 +208,30 @@ def test_answers_cannot_rewrite_the_judge_prompt():
     assert prompt.endswith("Rating: (int)")  # the answer stays inside [Model Answer]; the format is last
     assert prompt == audiobench_judges.RUBRIC_PROMPT.format(  # the toolkit's fill, same text
         reference="A dog barks.", prediction=hostile, question="What is heard?")
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("The original content of this audio is: 'He hoped there would be stew for dinner.'",
+     "He hoped there would be stew for dinner."),
+    ("The original content of this audio is:'He hoped there would be stew'", "He hoped there would be stew"),
+    ('The speech says "turnips and carrots" and nothing else', "turnips and carrots"),
+    ("he hoped there would be stew for dinner", "he hoped there would be stew for dinner"),
+    ("It's Bob's car", "s Bob"),  # the widest single-quoted span, apostrophes included, as the toolkit does
+    ("a:'b:'c", "'b"),  # the text between the first and second marker
+])  # fmt: skip
+def test_qwen2_audio_asr_answers_are_cut_to_the_transcript_as_the_toolkit_does(answer, expected):
+    from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+
+    assert qwen2_asr_answer(answer) == expected
+
+
+def test_the_cleaning_brings_a_prefixed_transcript_to_wer_0():
+    from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+
+    reference = "He hoped there would be stew for dinner, turnips and carrots"
+    answer = "The original content of this audio is: 'He hoped there would be stew for dinner, turnips and carrots'"
+    raw = [_asr_item("r0", 0, 1, reference, answer)]
+    clean = [_asr_item("r0", 0, 1, reference, qwen2_asr_answer(answer))]
+    assert utils.wer(raw) == pytest.approx(7 / 11) and utils.wer(clean) == 0.0  # 7 inserted words
+    filtered = utils.qwen2_asr_cleaned([[answer], [FailedResponse("timed out")]], docs=[{}, {}])
+    assert filtered[0] == [qwen2_asr_answer(answer)] and is_failed(filtered[1][0])

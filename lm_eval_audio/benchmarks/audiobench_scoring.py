@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import statistics
 
 from lm_eval_audio.metrics import wer as wer_metric
@@ -82,3 +83,25 @@ def spread(name, per_item, combine):
                 "std": statistics.pstdev(values)}
 
     return tuple((lambda items, s=s: stats(items, report=s == "mean")[s]) for s in SPREAD)
+
+
+# The toolkit cuts Qwen2-Audio's ASR answers down to the quoted transcript before WER
+# (AudioLLMs/AudioBench, src/model_src/qwen2_audio_7b_instruct.py, post_process_qwen2_asr, applied
+# when task_type is ASR, per chunk of a long recording). The same steps, in the same order:
+_DOUBLE_QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"')
+_SINGLE_QUOTED = re.compile(r"'(.*)'")
+
+
+def qwen2_asr_answer(answer: str) -> str:
+    """The transcript inside a Qwen2-Audio answer such as ``The original content of this audio is:
+    'He hoped...'``: the first double-quoted span if there is one; then, after a ``:'`` or ``: '``,
+    the text from that quote to the next such marker; then the widest single-quoted span on a line."""
+    match = _DOUBLE_QUOTED.search(answer)
+    if match:
+        answer = match.group(1)
+    for marker in (":'", ": '"):
+        if marker in answer:
+            answer = "'" + answer.split(marker)[1]
+            break
+    match = _SINGLE_QUOTED.search(answer)
+    return match.group(1) if match else answer

@@ -17,6 +17,7 @@ from lm_eval_audio.judges import audiobench_judges, task_judge
 from lm_eval_audio.metrics import meteor as meteor_metric
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
+from lm_eval_audio.model_wrappers.failed_requests import is_failed
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.audiobench")
@@ -26,6 +27,12 @@ def load(dataset=None, **metadata):
     import datasets
 
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(audiobench.load_docs(dataset, metadata))})
+
+
+def qwen2_asr_cleaned(resps, docs):
+    """The ``qwen2_asr_cleaned`` filter: the toolkit's cleaning of Qwen2-Audio's ASR answers
+    (``audiobench_scoring.qwen2_asr_answer``); a failed request stays a counted failure."""
+    return [[r if is_failed(r) else audiobench_scoring.qwen2_asr_answer(r) for r in doc_resps] for doc_resps in resps]
 
 
 def doc_to_text(doc):
