@@ -136,12 +136,16 @@ def test_choices_are_scored_as_the_reply_from_one_prompt_pass(qwen_family, clips
         got = qwen_family.loglikelihood([ll("<audio>Which letter?", c, [clips[0]]) for c in choices])
     tok = qwen_family.tokenizer
     prompt = tok.decode(seen[0])
-    assert prompt.endswith("Which letter?<|im_end|>\n<|im_start|>assistant\n") and "<|AUDIO|>" in prompt
+    # Qwen2-Audio-7B-Instruct's prompt format (its model card's chat example), the clip expanded to its frames
+    n_frames = prompt.count("<|AUDIO|>")
+    assert n_frames > 1 and prompt.replace("<|AUDIO|>" * n_frames, "<|AUDIO|>") == (
+        "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
+        "Audio 1: <|audio_bos|><|AUDIO|><|audio_eos|>\nWhich letter?<|im_end|>\n<|im_start|>assistant\n")
     audio_id = tok.convert_tokens_to_ids("<|AUDIO|>")
     assert sum(audio_id in ids for ids in seen) == 1  # one pass over the prompt and its audio for four choices
     audio, sr = sf.read(clips[0], dtype="float32")
     for choice, (score, greedy) in zip(choices, got):
-        text = prompt.replace("<|AUDIO|>" * prompt.count("<|AUDIO|>"), "<|AUDIO|>")
+        text = prompt.replace("<|AUDIO|>" * n_frames, "<|AUDIO|>")
         whole = qwen_family.processor(text=[text + choice.lstrip()], audio=[audio], sampling_rate=sr,
                                       return_tensors="pt", add_special_tokens=False)
         ids = whole["input_ids"][0].tolist()
