@@ -23,10 +23,11 @@ class Family:
 
 
 QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instruct")
+GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech",), "ibm-granite/granite-speech-3.3-2b")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
-PROVEN = (QWEN2_AUDIO,)
+PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH)  # how each runs: family_adapters.py
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
@@ -40,8 +41,6 @@ REFUSED: dict[str, tuple[str, str]] = {
     "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
     "voxtral": ("Voxtral", "its processor takes no audio= (audio enters only through mistral_common's "
                 "apply_chat_template), so the generic path would run it deaf"),
-    "granite_speech": ("Granite-Speech", "the published checkpoints' speech LoRA is switched on only inside "
-                       "generate(), so multiple-choice scoring would run with it off"),
     "phi4_multimodal": ("Phi-4-multimodal", "its speech LoRA (speech-lora/) is not loaded by from_pretrained, so "
                         "the model would answer as if deaf, and its audio encoder is not padding-invariant"),
     "gemma3n": ("Gemma 3n", "its audio encoder is not padding-invariant (scores change with the batch size) and "

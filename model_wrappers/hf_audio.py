@@ -24,7 +24,7 @@ from lm_eval.api.model import LM
 
 from lm_eval_audio.audio import decoding as audio_io
 from lm_eval_audio.audio import conditions as audio_condition
-from lm_eval_audio.model_wrappers import failed_requests, families
+from lm_eval_audio.model_wrappers import failed_requests, families, family_adapters
 from lm_eval_audio.model_wrappers import generation_config as greedy
 from lm_eval_audio.audio.refs import AudioError, content_digest, describe
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -204,6 +204,8 @@ class HFAudioLM(LM):
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
         self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, family)
         log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
+        self.adapter = family_adapters.for_family(self.family, pretrained, config)
+        self.adapter.check_packages()
         load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}
         if attn_implementation:
             load_kwargs["attn_implementation"] = attn_implementation
@@ -212,15 +214,16 @@ class HFAudioLM(LM):
         self.model = _load_model(pretrained, **load_kwargs).eval()
         if not device_map:
             self.model.to(device)
+        self.adapter.attach(self.model)
         self._device = self.model.device
         self._neutral_generation = (
             greedy.neutralizing_kwargs(self.model.generation_config) if generation_config == "neutral" else {})
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
-        self.run_record = {"family": self.family.name,
+        self.system_prompt = system_prompt if system_prompt is not None else self.adapter.default_system_prompt()
+        self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
                            **greedy.record(generation_config, getattr(self.model, "generation_config", None))}
 
         self.max_new_tokens = int(max_new_tokens)
-        self.system_prompt = system_prompt
         self.use_chat_template = chat_template
         if self.use_chat_template and not getattr(self.processor, "chat_template", None):
             raise ValueError(
@@ -378,6 +381,7 @@ class HFAudioLM(LM):
         if from_chat is not None:
             add_generation_prompt = from_chat
         messages = place_audio(messages, [len(c) for c in clips], where=describe(item.refs[0]) if item.refs else "")
+        messages = self.adapter.messages(messages, getattr(self.processor, "audio_token", None))
         if not self.use_chat_template and from_chat is None:
             if clips and not self.audio_prompt:
                 raise ValueError(
@@ -454,10 +458,12 @@ class HFAudioLM(LM):
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
-        # A batch shares one gen_kwargs; inside a group, longest audio (then text) first.
-        groups: dict[str, list[_Item]] = {}
+        # A batch shares one gen_kwargs, and holds audio requests or text-only ones, never both (a family's
+        # adapter state is set per call: Granite-Speech's LoRA is on for audio only); inside a group,
+        # longest audio (then text) first.
+        groups: dict[tuple, list[_Item]] = {}
         for item in items:
-            groups.setdefault(json.dumps(item.second, sort_keys=True, default=str), []).append(item)
+            groups.setdefault((json.dumps(item.second, sort_keys=True, default=str), bool(item.refs)), []).append(item)
         ordered = _heaviest_first(
             [sorted(g, key=lambda x: (-x.seconds, -len(x.context), x.index)) for g in groups.values()]
         )
@@ -500,6 +506,7 @@ class HFAudioLM(LM):
         if pad_id is None:
             pad_id = self.tokenizer.eos_token_id
         prompt_len = inputs["input_ids"].shape[1]
+        self.adapter.before_call(bool(batch[0].refs))
         if settings.until:
             # Stopping early only saves the tokens past the stop: the text is cut at it below, and a
             # finished row's later tokens are discarded, so batch size cannot change what is kept.
@@ -611,6 +618,7 @@ class HFAudioLM(LM):
             else:
                 pairs.append(self._text_pair(item.context, item.second))
         if text_rows:
+            self.adapter.before_call(False)
             for row, scored in zip(text_rows, self._score(pairs, {}, truncatable=[True] * len(pairs))):
                 results[row] = scored
         for key, rows in documents.items():
@@ -629,6 +637,7 @@ class HFAudioLM(LM):
         rendered = self._render(item, clips)
         self.tokenizer.padding_side = "left"
         inputs = self._process([rendered], [clips])
+        self.adapter.before_call(bool(item.refs))
         with torch.inference_mode():
             out = self.model(**self._to_device(dict(inputs)), use_cache=True)
         first = torch.log_softmax(out.logits[0, -1].float(), dim=-1).cpu()
@@ -671,6 +680,7 @@ class HFAudioLM(LM):
                 for j, cont in enumerate(conts):
                     ids[j, : len(cont) - 1] = torch.tensor(cont[:-1], dtype=torch.long)
                     mask[j, ctx_len : ctx_len + len(cont) - 1] = 1
+                self.adapter.before_call(bool(items[0].refs))  # the prompt pass may be an earlier batch's
                 logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask}),
                                     past_key_values=cache).logits
                 rest = torch.log_softmax(logits.float(), dim=-1).cpu()
@@ -745,6 +755,7 @@ class HFAudioLM(LM):
                 owners.append(i)
 
         def score(batch):
+            self.adapter.before_call(False)
             return self._score([w.second for w in batch], {}, truncatable=[True] * len(batch))
 
         ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))

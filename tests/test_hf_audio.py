@@ -266,7 +266,7 @@ def test_batches_never_mix_generation_settings(qwen, qwen_bs8, clips):
     assert max(n_tokens[0], n_tokens[3]) <= 2 < max(n_tokens[1], n_tokens[2], n_tokens[4])
 
 
-def test_text_and_audio_share_a_batch(qwen, qwen_bs8, clips):
+def test_text_and_audio_requests_of_one_call_are_batch_invariant(qwen, qwen_bs8, clips):
     requests = [gen("Say hi."), gen("<audio>What is it?", [clips[1]]), gen("Count to three."), gen("<audio>Q?", [clips[8]])]
     assert qwen_bs8.generate_until(requests) == qwen.generate_until(requests)
     lls = [ll("The capital of France is", " Paris"), ll("<audio>It is", " Paris", [clips[2]]), ll("", " Paris")]

@@ -11,7 +11,7 @@ import pytest
 import torch
 from conftest import gen_request as gen
 from conftest import ll_request as ll
-from conftest import results_json, run_cli
+from conftest import REPO, results_json, run_cli
 
 from lm_eval_audio.model_wrappers import families
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
@@ -55,9 +55,8 @@ def test_a_refused_family_stops_at_load_naming_it(model_type, tmp_path):
     assert "\n" not in message and name in message and "--model openai-audio" in message
 
 
-def test_a_refused_family_with_family_generic_still_stops(tiny_granite_speech):
-    """granite-speech's published checkpoints switch their speech LoRA on inside generate() only."""
-    with pytest.raises(UnsupportedFamily, match="Granite-Speech .*speech LoRA"):
+def test_family_generic_cannot_skip_a_familys_own_adapter(tiny_granite_speech):
+    with pytest.raises(UnsupportedFamily, match="without the Granite-Speech adapter .*speech LoRA.*leave family= out"):
         HFAudioLM(pretrained=tiny_granite_speech, device="cpu", family="generic")
 
 
@@ -226,3 +225,148 @@ def test_choices_split_over_batches_score_as_at_batch_size_1(tiny_qwen2_audio, c
     assert len({round(s, 6) for s, _ in one}) > 10  # the scores depend on clip and choice
     assert [g for _, g in one] == [g for _, g in four]
     assert max(abs(a - b) for (a, _), (b, _) in zip(one, four)) < 1e-5
+
+
+# --- Granite-Speech: the model card's prompt, the speech LoRA on for audio in every call ---------------------------
+# granite-speech-3.3-2b's model card (https://huggingface.co/ibm-granite/granite-speech-3.3-2b, "Usage with
+# transformers"): system prompt, "<|audio|>{instruction}" as the user turn, Granite's role markers.
+GRANITE_PROMPT = (
+    "<|start_of_role|>system<|end_of_role|>Knowledge Cutoff Date: April 2024.\nToday's Date: April 9, 2025.\n"
+    "You are Granite, developed by IBM. You are a helpful AI assistant<|end_of_text|>\n"
+    "<|start_of_role|>user<|end_of_role|>{user}<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>"
+)
+
+
+@pytest.fixture(scope="module")
+def granite(tiny_granite_speech):
+    return HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32")
+
+
+def _collapsed(tokenizer, ids, token="<|audio|>"):
+    """The prompt's text with the clip's run of audio tokens written as the one marker the card writes."""
+    text = tokenizer.decode(ids)
+    while token * 2 in text:
+        text = text.replace(token * 2, token)
+    return text
+
+
+def test_granite_speech_receives_the_model_cards_prompt(granite, clips):
+    tok = granite.tokenizer
+    with _received(granite.model) as seen:
+        granite.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
+        granite.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]])
+                               for c in (" one", " two")])
+        granite.generate_until([gen("Say hi.")])
+    prompts = [_collapsed(tok, ids) for ids in seen]
+    assert prompts[0] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio? Answer with one word.")
+    assert prompts[1] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio?\nAnswer:")
+    # the choices after the prompt's cache (all but their last token, which is only a target): no space after
+    # the header
+    choices = prompts[2:-1]
+    assert any(choices) and all("one".startswith(c) or "two".startswith(c) for c in choices)
+    assert prompts[-1] == GRANITE_PROMPT.format(user="Say hi.")
+    assert seen[0].count(tok.convert_tokens_to_ids("<|audio|>")) > 1  # the clip expanded to its frames
+    assert granite.run_record["system_prompt"].startswith("Knowledge Cutoff Date: April 2024.\nToday's Date: April 9")
+    assert granite.run_record["speech_lora"] == "on for requests with audio, off for text-only ones"
+
+
+def _lora_state(model):
+    """For each forward in the block: which of its rows hold audio, and whether the speech LoRA is on; a
+    forward after a cached prefix (a decoding step, the choices after a prompt) belongs to that prefix."""
+    layer = model.model.language_model.layers[0].self_attn.q_proj
+    audio_id = model.config.audio_token_index
+    seen, prefix_rows = [], [()]
+
+    def hook(module, args, kwargs):
+        ids, cache = kwargs.get("input_ids"), kwargs.get("past_key_values")
+        if cache is None or cache.get_seq_length() == 0:
+            prefix_rows[0] = tuple((ids == audio_id).any(dim=1).tolist())
+        seen.append((prefix_rows[0], not layer.disable_adapters))
+
+    return model.register_forward_pre_hook(hook, with_kwargs=True), seen
+
+
+def test_granite_speech_lora_is_on_for_audio_and_off_for_text_in_every_call(tiny_granite_speech, clips):
+    """Whatever ran before: a text-only generate() leaves the LoRA off in transformers' own model, and the
+    multiple-choice forwards after it would inherit that (the same requests 0.13 apart, measured)."""
+    audio_mc = [ll("<audio>Which digit?", c, [clips[2]]) for c in (" one", " two", " three")]
+    fresh = HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32").loglikelihood(audio_mc)
+
+    model = HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32", batch_size=4)
+    handle, seen = _lora_state(model.model)
+    try:
+        model.generate_until([gen("Say hi."), gen("<audio>What is it?", [clips[3]]), gen("Count to three.")])
+        after_text = model.loglikelihood(audio_mc)
+        model.loglikelihood([ll("The quick brown", " fox")])
+        model.generate_until([gen("Say hi.")])
+    finally:
+        handle.remove()
+    assert [g for _, g in after_text] == [g for _, g in fresh]
+    assert max(abs(a - b) for (a, _), (b, _) in zip(after_text, fresh)) < 1e-5
+    assert all(len(set(rows)) == 1 for rows, _ in seen)  # a batch is all audio or all text
+    text_forwards = [on for rows, on in seen if not rows[0]]
+    audio_forwards = [on for rows, on in seen if rows[0]]
+    assert audio_forwards and all(audio_forwards) and text_forwards and not any(text_forwards)
+
+    off = HFAudioLM(pretrained=tiny_granite_speech, device="cpu", dtype="float32")
+    off.adapter.before_call = lambda has_audio: off.model.disable_adapters()  # what no switching would give
+    assert max(abs(a - b) for (a, _), (b, _) in zip(off.loglikelihood(audio_mc), fresh)) > 1e-3
+
+
+def _spoken_digits(pretrained, out, batch_size, audio="full"):
+    """Each sample's responses, by (task, doc_id), from a plain lm_eval run of both spoken_digits tasks."""
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={pretrained},dtype=float32,audio={audio}",
+                    "--tasks", "spoken_digits", "--gen_kwargs", "max_gen_toks=6", "--log_samples",
+                    "--batch_size", str(batch_size), "--output_path", str(out)])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    samples = {}
+    for path in sorted(out.rglob("samples_*.jsonl")):
+        task = path.name.split("_20")[0].removeprefix("samples_")
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            samples[(task, row["doc_id"])] = row["resps"]
+    return samples
+
+
+def test_granite_speech_on_spoken_digits_through_lm_eval(tiny_granite_speech, tmp_path):
+    """Plain lm_eval, generation and multiple choice: batch size 1 and 4 agree, and silence in place of
+    the clips changes the answers."""
+    one = _spoken_digits(tiny_granite_speech, tmp_path / "bs1", 1)
+    four = _spoken_digits(tiny_granite_speech, tmp_path / "bs4", 4)
+    silent = _spoken_digits(tiny_granite_speech, tmp_path / "silence", 4, audio="silence")
+    assert sorted(one) == sorted(four) == sorted(silent) and len(one) == 20
+    gen_keys = [k for k in one if k[0] == "spoken_digits_gen"]
+    mc_keys = [k for k in one if k[0] == "spoken_digits_mc"]
+    assert len(gen_keys) == len(mc_keys) == 10
+    assert all(one[k] == four[k] for k in gen_keys)
+    scores = {name: [float(c[0][0]) for k in mc_keys for c in run[k]] for name, run in
+              (("one", one), ("four", four), ("silent", silent))}
+    assert max(abs(a - b) for a, b in zip(scores["one"], scores["four"])) < 1e-4
+    assert max(abs(a - b) for a, b in zip(scores["one"], scores["silent"])) > 1e-3
+    assert any(one[k] != silent[k] for k in gen_keys)
+
+
+def test_granite_speech_without_peft_stops_naming_it(tiny_granite_speech, monkeypatch):
+    from lm_eval_audio.model_wrappers import family_adapters
+
+    real = family_adapters.importlib.util.find_spec
+    monkeypatch.setattr(family_adapters.importlib.util, "find_spec", lambda name: None if name == "peft" else real(name))
+    with pytest.raises(UnsupportedFamily) as error:
+        HFAudioLM(pretrained=tiny_granite_speech, device="cpu")
+    message = str(error.value)
+    assert "\n" not in message
+    assert "Granite-Speech" in message and "needs peft for its speech LoRA" in message
+    assert "pip install -e '.[granite-speech]'" in message
+    import configparser
+
+    extras = configparser.ConfigParser()
+    extras.read(REPO / "setup.cfg")
+    assert "peft" in extras["options.extras_require"]["granite-speech"]  # the extra the message names exists
+
+
+def test_granite_speech_whose_lora_files_are_missing_stops(tiny_granite_speech, tmp_path):
+    partial = tmp_path / "partial"
+    shutil.copytree(tiny_granite_speech, partial)
+    (partial / "adapter_config.json").unlink()
+    with pytest.raises(UnsupportedFamily, match="has_lora_adapter but no speech LoRA was loaded"):
+        HFAudioLM(pretrained=str(partial), device="cpu")

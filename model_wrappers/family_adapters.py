@@ -1,0 +1,129 @@
+"""How each model family's checkpoints take their prompt and audio: one small adapter per family.
+
+:class:`FamilyAdapter` is the generic path: the processor's ``audio=``, the checkpoint's chat template
+with typed content parts, ``generate`` and one forward for scoring. Qwen2-Audio runs on it unchanged. A
+family whose checkpoints differ overrides only what differs (the packages it needs, how its messages
+reach its template, its default system prompt, which adapter weights are on for audio), and each
+adapter is proven on a tiny model of the family's own classes in ``tests/test_model_families.py``.
+:mod:`families` says which family a checkpoint is; this module says how that family is run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from lm_eval_audio.model_wrappers.families import GENERIC_PATH, GRANITE_SPEECH, PROVEN, Family, UnsupportedFamily
+
+
+class FamilyAdapter:
+    """The generic path; a family's adapter overrides the hooks its checkpoints need."""
+
+    does = "nothing beyond the generic path"  # one line for messages: what the adapter changes
+
+    def __init__(self, family: Family, pretrained: str, config: dict | None) -> None:
+        self.family, self.pretrained, self.config = family, pretrained, config or {}
+        self.model = None
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        """(module, the setup.cfg extra that pins it, what it is for) for each package this checkpoint needs."""
+        return []
+
+    def check_packages(self) -> None:
+        """:class:`UnsupportedFamily` naming the first missing package; before any weight loads."""
+        for module, extra, why in self.needs():
+            if importlib.util.find_spec(module) is None:
+                raise UnsupportedFamily(
+                    f"hf-audio: {self.family.name} ({self.pretrained!r}) needs {module} for {why}, and it is not "
+                    f"installed; install the {extra} extra: pip install -e '.[{extra}]' in the lm-eval-audio clone "
+                    "(bash scripts/setup.sh installs every family's extra)"
+                )
+
+    def attach(self, model) -> None:
+        """Check the loaded model and keep it for :meth:`before_call`."""
+        self.model = model
+
+    def default_system_prompt(self) -> str | None:
+        """The system turn when neither the task nor ``system_prompt=`` gives one; None leaves it to the template."""
+        return None
+
+    def messages(self, messages: list[dict], audio_token: str | None) -> list[dict]:
+        """The turns as the checkpoint's chat template takes them."""
+        return messages
+
+    def before_call(self, has_audio: bool) -> None:
+        """Put the model in the state for a batch with (or without) audio; called before every forward
+        and generate, so that no state carries over from the previous call."""
+
+    def record(self) -> dict:
+        """What the results JSON says about how this family ran (``lm_eval_audio_model``)."""
+        return {}
+
+
+# granite-speech-3.3-2b's model card, the transformers usage example: its system prompt, word for word (the
+# checkpoint's chat_template.jinja would otherwise write today's date into every prompt).
+GRANITE_MODEL_CARD_SYSTEM_PROMPT = (
+    "Knowledge Cutoff Date: April 2024.\nToday's Date: April 9, 2025.\n"
+    "You are Granite, developed by IBM. You are a helpful AI assistant"
+)
+
+
+class GraniteSpeechAdapter(FamilyAdapter):
+    """granite-speech-3.x: a Granite LLM whose speech LoRA (q_proj, v_proj; ``adapter_config.json`` at the
+    checkpoint's root, loaded by transformers through peft) is meant to be on only for audio: the model's
+    own ``generate()`` switches it by whether audio features are passed, and nothing switches it for a
+    plain forward, so scoring would inherit whatever the last ``generate()`` left. Here the state is set
+    before every call. The checkpoint's template takes string content with ``<|audio|>`` where the
+    audio goes (typed content parts raise a TypeError in it)."""
+
+    does = "its speech LoRA set on for audio and off for text before every call, <|audio|> in string content"
+
+    def _has_lora(self) -> bool:
+        return bool(self.config.get("has_lora_adapter"))
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("peft", "granite-speech", "its speech LoRA (has_lora_adapter in config.json)")] if self._has_lora() else []
+
+    def attach(self, model) -> None:
+        if self._has_lora() and not getattr(model, "_hf_peft_config_loaded", False):
+            raise UnsupportedFamily(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}): config.json says has_lora_adapter but no speech "
+                "LoRA was loaded (adapter_config.json and adapter_model.safetensors belong next to config.json); "
+                "download the whole checkpoint"
+            )
+        super().attach(model)
+
+    def default_system_prompt(self) -> str:
+        return GRANITE_MODEL_CARD_SYSTEM_PROMPT
+
+    def messages(self, messages: list[dict], audio_token: str | None) -> list[dict]:
+        def flat(content):
+            if isinstance(content, str):
+                return content
+            return "".join(audio_token if part.get("type") == "audio" else part.get("text", "") for part in content)
+
+        return [{**m, "content": flat(m["content"])} for m in messages]
+
+    def before_call(self, has_audio: bool) -> None:
+        if self._has_lora():
+            (self.model.enable_adapters if has_audio else self.model.disable_adapters)()
+
+    def record(self) -> dict:
+        lora = "on for requests with audio, off for text-only ones" if self._has_lora() else "none in this checkpoint"
+        return {"speech_lora": lora}
+
+
+_ADAPTERS: dict[str, type[FamilyAdapter]] = {GRANITE_SPEECH.name: GraniteSpeechAdapter}
+
+
+def for_family(family: Family, pretrained: str, config: dict | None) -> FamilyAdapter:
+    """The adapter that runs ``family``; family=generic on a checkpoint whose family has its own adapter
+    is refused, since the generic path would skip what that adapter does."""
+    if family is GENERIC_PATH:
+        model_type = str((config or {}).get("model_type", ""))
+        own = next((f for f in PROVEN if model_type in f.model_types and f.name in _ADAPTERS), None)
+        if own:
+            raise UnsupportedFamily(
+                f"hf-audio: family=generic would run {pretrained!r} without the {own.name} adapter "
+                f"({_ADAPTERS[own.name].does}); leave family= out"
+            )
+    return _ADAPTERS.get(family.name, FamilyAdapter)(family, pretrained, config)
