@@ -24,27 +24,26 @@ class Family:
 
 QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instruct")
 GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech",), "ibm-granite/granite-speech-3.3-2b")
+GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
+QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
-PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH)  # how each runs: family_adapters.py
+PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI)  # how each runs: family_adapters.py
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
 # model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
 # tiny model of the family's own classes (transformers 5.23); see the README's model-family table.
 REFUSED: dict[str, tuple[str, str]] = {
-    "qwen2_5_omni": ("Qwen2.5-Omni", "generate() also runs the speech talker and returns (text, wav), and the "
-                     "top-level model cannot score log-likelihoods; the thinker alone is not adapted yet"),
-    "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "the thinker is not adapted yet"),
+    "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "a thinker saved on its own is not adapted (the published "
+                             "checkpoints, model_type qwen2_5_omni, are)"),
     "qwen3_omni_moe": ("Qwen3-Omni", "generate() also runs the speech talker; not adapted yet"),
     "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
     "voxtral": ("Voxtral", "its processor takes no audio= (audio enters only through mistral_common's "
                 "apply_chat_template), so the generic path would run it deaf"),
     "phi4_multimodal": ("Phi-4-multimodal", "its speech LoRA (speech-lora/) is not loaded by from_pretrained, so "
                         "the model would answer as if deaf, and its audio encoder is not padding-invariant"),
-    "gemma3n": ("Gemma 3n", "its audio encoder is not padding-invariant (scores change with the batch size) and "
-                "it needs timm and torchvision; not adapted yet"),
 }
 
 # Families transformers does not implement: their checkpoints carry remote code or no transformers config.
@@ -81,6 +80,12 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
         )
 
 
+def proven(config: dict | None) -> Family | None:
+    """The proven family of a checkpoint's config.json, if it is one."""
+    model_type = str((config or {}).get("model_type", ""))
+    return next((f for f in PROVEN if model_type in f.model_types), None)
+
+
 def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, family: str | None) -> Family:
     """The family to run ``pretrained`` as, or :class:`UnsupportedFamily`.
 
@@ -91,9 +96,8 @@ def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, fam
     model_type = str((config or {}).get("model_type", ""))
     if family == GENERIC:
         return GENERIC_PATH
-    proven = next((f for f in PROVEN if model_type in f.model_types), None)
-    if proven:
-        return proven
+    if proven(config):
+        return proven(config)
     if not has_audio_processor:
         return TEXT_ONLY
     raise UnsupportedFamily(

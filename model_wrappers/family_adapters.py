@@ -12,13 +12,25 @@ from __future__ import annotations
 
 import importlib.util
 
-from lm_eval_audio.model_wrappers.families import GENERIC_PATH, GRANITE_SPEECH, PROVEN, Family, UnsupportedFamily
+from lm_eval_audio.model_wrappers import families
+from lm_eval_audio.model_wrappers.families import (
+    GEMMA3N,
+    GENERIC_PATH,
+    GRANITE_SPEECH,
+    QWEN2_5_OMNI,
+    Family,
+    UnsupportedFamily,
+)
 
 
 class FamilyAdapter:
     """The generic path; a family's adapter overrides the hooks its checkpoints need."""
 
     does = "nothing beyond the generic path"  # one line for messages: what the adapter changes
+    # True where the family's audio encoder is not padding-invariant: requests with audio are then generated
+    # one at a time, so that a clip is encoded as at batch size 1 whatever the batch size (multiple-choice
+    # scoring always runs a document's prompt and clip alone).
+    clips_alone = False
 
     def __init__(self, family: Family, pretrained: str, config: dict | None) -> None:
         self.family, self.pretrained, self.config = family, pretrained, config or {}
@@ -37,6 +49,10 @@ class FamilyAdapter:
                     f"installed; install the {extra} extra: pip install -e '.[{extra}]' in the lm-eval-audio clone "
                     "(bash scripts/setup.sh installs every family's extra)"
                 )
+
+    def load(self, load_kwargs: dict):
+        """The model to run, loaded from the checkpoint; None for transformers' auto classes (the generic path)."""
+        return None
 
     def attach(self, model) -> None:
         """Check the loaded model and keep it for :meth:`before_call`."""
@@ -112,16 +128,64 @@ class GraniteSpeechAdapter(FamilyAdapter):
         return {"speech_lora": lora}
 
 
-_ADAPTERS: dict[str, type[FamilyAdapter]] = {GRANITE_SPEECH.name: GraniteSpeechAdapter}
+class Gemma3nAdapter(FamilyAdapter):
+    """Gemma 3n: the generic path, with one package and one batching rule. Loading the model builds its timm
+    vision tower even for audio (timm). Its audio encoder is not padding-invariant: a clip padded to a longer
+    one in its batch gets up to three more valid mel frames, and its last frames see the padding through the
+    subsampling convolutions, so its last audio token changes. Requests with audio are therefore generated one
+    at a time (multiple-choice scoring runs each document's clip alone anyway). Its template writes
+    ``{{ bos_token }}`` itself, which the generic path tokenizes without adding a second BOS."""
+
+    does = "requests with audio generated one at a time (its audio encoder is not padding-invariant)"
+    clips_alone = True
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("timm", "gemma3n", "the vision tower every Gemma 3n model builds at load, audio or not")]
+
+    def record(self) -> dict:
+        return {"audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
+
+
+class Qwen25OmniAdapter(FamilyAdapter):
+    """Qwen2.5-Omni: the thinker alone. The published checkpoints set ``enable_audio_output``, so transformers'
+    top-level class builds the speech talker and token2wav too (about 2 GB more), its ``generate()`` speaks every
+    answer and returns ``(text_ids, wav)``, caps the answer at its own ``thinker_max_new_tokens`` (1,024) instead
+    of the task's, and it has no forward for log-likelihoods. The thinker (the audio encoder and the text model)
+    loads from the same checkpoint, generates text with the task's settings and scores continuations. Its
+    processor loads a torchvision video processor, and pads every clip to 30 s as Qwen2-Audio's does."""
+
+    does = "the thinker alone (audio encoder and text model), without the speech talker"
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("torchvision", "qwen2-5-omni", "the video processor its processor loads")]
+
+    def load(self, load_kwargs: dict):
+        from transformers import Qwen2_5OmniThinkerForConditionalGeneration
+
+        return Qwen2_5OmniThinkerForConditionalGeneration.from_pretrained(self.pretrained, **load_kwargs)
+
+    def record(self) -> dict:
+        return {"model": "the thinker only (text out); the speech talker is not loaded"}
+
+
+_ADAPTERS: dict[str, type[FamilyAdapter]] = {
+    GRANITE_SPEECH.name: GraniteSpeechAdapter, GEMMA3N.name: Gemma3nAdapter, QWEN2_5_OMNI.name: Qwen25OmniAdapter,
+}
+
+
+def check_packages(pretrained: str, config: dict | None) -> None:
+    """The packages of the checkpoint's family, checked before its processor loads (which may need them)."""
+    family = families.proven(config)
+    if family is not None:
+        for_family(family, pretrained, config).check_packages()
 
 
 def for_family(family: Family, pretrained: str, config: dict | None) -> FamilyAdapter:
     """The adapter that runs ``family``; family=generic on a checkpoint whose family has its own adapter
     is refused, since the generic path would skip what that adapter does."""
     if family is GENERIC_PATH:
-        model_type = str((config or {}).get("model_type", ""))
-        own = next((f for f in PROVEN if model_type in f.model_types and f.name in _ADAPTERS), None)
-        if own:
+        own = families.proven(config)
+        if own and own.name in _ADAPTERS:
             raise UnsupportedFamily(
                 f"hf-audio: family=generic would run {pretrained!r} without the {own.name} adapter "
                 f"({_ADAPTERS[own.name].does}); leave family= out"

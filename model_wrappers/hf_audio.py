@@ -198,6 +198,7 @@ class HFAudioLM(LM):
         config = _config_dict(pretrained, revision, gguf)
         # Before the processor: a refused family may not even load one (Voxtral without mistral_common).
         families.refuse_known(pretrained, config, family)
+        family_adapters.check_packages(pretrained, config)
         self.processor = AutoProcessor.from_pretrained(
             pretrained, trust_remote_code=trust_remote_code, revision=revision, **gguf
         )
@@ -205,13 +206,14 @@ class HFAudioLM(LM):
         self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, family)
         log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
         self.adapter = family_adapters.for_family(self.family, pretrained, config)
-        self.adapter.check_packages()
+        if type(self.adapter) is not family_adapters.FamilyAdapter:
+            log.info("hf-audio: the %s adapter: %s", self.family.name, self.adapter.does)
         load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}
         if attn_implementation:
             load_kwargs["attn_implementation"] = attn_implementation
         if device_map:
             load_kwargs["device_map"] = device_map
-        self.model = _load_model(pretrained, **load_kwargs).eval()
+        self.model = (self.adapter.load(load_kwargs) or _load_model(pretrained, **load_kwargs)).eval()
         if not device_map:
             self.model.to(device)
         self.adapter.attach(self.model)
@@ -467,6 +469,8 @@ class HFAudioLM(LM):
         ordered = _heaviest_first(
             [sorted(g, key=lambda x: (-x.seconds, -len(x.context), x.index)) for g in groups.values()]
         )
+        if self.adapter.clips_alone:
+            ordered = [part for group in ordered for part in ([[item] for item in group] if group[0].refs else [group])]
         outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate",
                                 self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests))
         self._report_audio_handling(outs)
@@ -681,7 +685,11 @@ class HFAudioLM(LM):
                     ids[j, : len(cont) - 1] = torch.tensor(cont[:-1], dtype=torch.long)
                     mask[j, ctx_len : ctx_len + len(cont) - 1] = 1
                 self.adapter.before_call(bool(items[0].refs))  # the prompt pass may be an earlier batch's
-                logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask}),
+                # Positions stated, not inferred from the mask: models with multimodal rotary positions
+                # (Qwen2.5-Omni's thinker) would infer them from state their last forward left.
+                positions = torch.arange(ctx_len, ctx_len + longest - 1).expand(n, -1)
+                logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask,
+                                                       "position_ids": positions}),
                                     past_key_values=cache).logits
                 rest = torch.log_softmax(logits.float(), dim=-1).cpu()
         results = []

@@ -42,6 +42,20 @@ def tiny_granite_speech(tmp_path_factory) -> str:
     return build_granite_speech(str(tmp_path_factory.mktemp("tiny-granite-speech")))
 
 
+@pytest.fixture(scope="session")
+def tiny_gemma3n(tmp_path_factory) -> str:
+    from lm_eval_audio.testing.tiny_models import build_gemma3n
+
+    return build_gemma3n(str(tmp_path_factory.mktemp("tiny-gemma3n")))
+
+
+@pytest.fixture(scope="session")
+def tiny_qwen2_5_omni(tmp_path_factory) -> str:
+    from lm_eval_audio.testing.tiny_models import build_qwen2_5_omni
+
+    return build_qwen2_5_omni(str(tmp_path_factory.mktemp("tiny-qwen2-5-omni")))
+
+
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:
     """A sine with a little noise: distinct clips for distinct (seconds, freq, seed)."""
     t = np.arange(int(seconds * sr)) / sr

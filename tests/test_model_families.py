@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 import torch
@@ -85,11 +86,11 @@ def test_an_unknown_audio_family_needs_family_generic():
 def test_the_refusal_reaches_the_lm_eval_user_as_one_line(tmp_path):
     from transformers import AutoConfig
 
-    AutoConfig.for_model("gemma3n").save_pretrained(tmp_path / "gemma3n")
-    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'gemma3n'}",
+    AutoConfig.for_model("voxtral").save_pretrained(tmp_path / "voxtral")
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'voxtral'}",
                     "--tasks", "spoken_digits", "--output_path", str(tmp_path / "out")])
     assert proc.returncode != 0
-    assert "hf-audio: Gemma 3n (" in proc.stderr and "Traceback" not in proc.stderr
+    assert "hf-audio: Voxtral (" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # --- the tokens the model receives ------------------------------------------------------------------------------
@@ -328,12 +329,14 @@ def _spoken_digits(pretrained, out, batch_size, audio="full"):
     return samples
 
 
-def test_granite_speech_on_spoken_digits_through_lm_eval(tiny_granite_speech, tmp_path):
+@pytest.mark.parametrize("tiny_model", ["tiny_granite_speech", "tiny_gemma3n", "tiny_qwen2_5_omni"])
+def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
     """Plain lm_eval, generation and multiple choice: batch size 1 and 4 agree, and silence in place of
     the clips changes the answers."""
-    one = _spoken_digits(tiny_granite_speech, tmp_path / "bs1", 1)
-    four = _spoken_digits(tiny_granite_speech, tmp_path / "bs4", 4)
-    silent = _spoken_digits(tiny_granite_speech, tmp_path / "silence", 4, audio="silence")
+    pretrained = request.getfixturevalue(tiny_model)
+    one = _spoken_digits(pretrained, tmp_path / "bs1", 1)
+    four = _spoken_digits(pretrained, tmp_path / "bs4", 4)
+    silent = _spoken_digits(pretrained, tmp_path / "silence", 4, audio="silence")
     assert sorted(one) == sorted(four) == sorted(silent) and len(one) == 20
     gen_keys = [k for k in one if k[0] == "spoken_digits_gen"]
     mc_keys = [k for k in one if k[0] == "spoken_digits_mc"]
@@ -346,22 +349,30 @@ def test_granite_speech_on_spoken_digits_through_lm_eval(tiny_granite_speech, tm
     assert any(one[k] != silent[k] for k in gen_keys)
 
 
-def test_granite_speech_without_peft_stops_naming_it(tiny_granite_speech, monkeypatch):
-    from lm_eval_audio.model_wrappers import family_adapters
-
-    real = family_adapters.importlib.util.find_spec
-    monkeypatch.setattr(family_adapters.importlib.util, "find_spec", lambda name: None if name == "peft" else real(name))
-    with pytest.raises(UnsupportedFamily) as error:
-        HFAudioLM(pretrained=tiny_granite_speech, device="cpu")
-    message = str(error.value)
-    assert "\n" not in message
-    assert "Granite-Speech" in message and "needs peft for its speech LoRA" in message
-    assert "pip install -e '.[granite-speech]'" in message
+@pytest.mark.parametrize("tiny_model, package, extra, name", [
+    ("tiny_granite_speech", "peft", "granite-speech", "Granite-Speech"),
+    ("tiny_gemma3n", "timm", "gemma3n", "Gemma 3n"),
+    ("tiny_qwen2_5_omni", "torchvision", "qwen2-5-omni", "Qwen2.5-Omni"),
+])  # fmt: skip
+def test_a_family_without_its_package_stops_naming_it(tiny_model, package, extra, name, request, monkeypatch):
+    """Before the processor loads."""
     import configparser
 
+    from lm_eval_audio.model_wrappers import family_adapters
+
+    pretrained = request.getfixturevalue(tiny_model)
+    real = family_adapters.importlib.util.find_spec
+    monkeypatch.setattr(family_adapters.importlib.util, "find_spec", lambda mod: None if mod == package else real(mod))
+    loaded = []
+    monkeypatch.setattr("transformers.AutoProcessor.from_pretrained", lambda *a, **k: loaded.append(a))
+    with pytest.raises(UnsupportedFamily) as error:
+        HFAudioLM(pretrained=pretrained, device="cpu")
+    message = str(error.value)
+    assert "\n" not in message and not loaded
+    assert f"{name} ({pretrained!r}) needs {package} for" in message and f"pip install -e '.[{extra}]'" in message
     extras = configparser.ConfigParser()
     extras.read(REPO / "setup.cfg")
-    assert "peft" in extras["options.extras_require"]["granite-speech"]  # the extra the message names exists
+    assert package in extras["options.extras_require"][extra]  # the extra the message names installs it
 
 
 def test_granite_speech_whose_lora_files_are_missing_stops(tiny_granite_speech, tmp_path):
@@ -370,3 +381,112 @@ def test_granite_speech_whose_lora_files_are_missing_stops(tiny_granite_speech, 
     (partial / "adapter_config.json").unlink()
     with pytest.raises(UnsupportedFamily, match="has_lora_adapter but no speech LoRA was loaded"):
         HFAudioLM(pretrained=str(partial), device="cpu")
+
+
+# --- Gemma 3n: one BOS, the model card's turns, clips encoded alone ----------------------------------------------
+# gemma-3n-E4B-it's prompt format (its chat template; https://ai.google.dev/gemma/docs/core/prompt-structure):
+# "<bos><start_of_turn>user\n{content}<end_of_turn>\n<start_of_turn>model\n", a clip as the processor's
+# "\n\n<start_of_audio>" + 188 x <audio_soft_token> + "<end_of_audio>\n\n".
+GEMMA3N_AUDIO = "\n\n<start_of_audio>" + "<audio_soft_token>" * 188 + "<end_of_audio>\n\n"
+
+
+@pytest.fixture(scope="module")
+def gemma3n(tiny_gemma3n):
+    return HFAudioLM(pretrained=tiny_gemma3n, device="cpu", dtype="float32", batch_size=4)
+
+
+def test_gemma3n_receives_one_bos_and_the_model_cards_turns(gemma3n, clips):
+    tok = gemma3n.tokenizer
+    with _received(gemma3n.model) as seen:
+        gemma3n.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
+        gemma3n.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]])
+                               for c in (" one", " two")])
+    assert tok.decode(seen[0]) == ("<bos><start_of_turn>user\n" + GEMMA3N_AUDIO +
+                                   "Which digit is spoken in the audio? Answer with one word.<end_of_turn>\n"
+                                   "<start_of_turn>model\n")
+    assert tok.decode(seen[1]) == ("<bos><start_of_turn>user\n" + GEMMA3N_AUDIO + "Which digit is spoken in the audio?"
+                                   "\nAnswer:<end_of_turn>\n<start_of_turn>model\n")
+    assert all(ids.count(tok.bos_token_id) == 1 for ids in seen[:2])
+    choices = [tok.decode(ids) for ids in seen[2:]]
+    assert any(choices) and all("one".startswith(c) or "two".startswith(c) for c in choices)
+    assert gemma3n.run_record["family"] == "Gemma 3n" and gemma3n.run_record["system_prompt"] is None
+
+
+def test_gemma3n_clips_are_encoded_alone_whatever_the_batch_size(gemma3n, tiny_gemma3n, clips):
+    """The tiny model's encoder is not padding-invariant, as the checkpoints' is not: a clip padded to a longer
+    one in its batch encodes differently, and the request's log-probs move. So at bs4 every generate() with
+    audio holds one request."""
+    import soundfile as sf
+
+    short, longer = (sf.read(clips[i], dtype="float32")[0] for i in (3, 15))
+    prompt = gemma3n.processor.apply_chat_template(
+        [{"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "Which digit?"}]}],
+        tokenize=False, add_generation_prompt=True)
+
+    def last_logprobs(batch):  # the first request's next-token log-probs, in a batch of len(batch)
+        inputs = gemma3n.processor(text=[prompt] * len(batch), audio=batch, return_tensors="pt", padding=True,
+                                   add_special_tokens=False)
+        with torch.no_grad():
+            return torch.log_softmax(gemma3n.model(**inputs).logits[0, -1], -1)
+
+    moved = (last_logprobs([short]) - last_logprobs([short, longer])).abs().max()
+    assert moved > 1e-3, moved
+
+    requests = [gen(f"<audio>Describe clip {i}.", [p]) for i, p in enumerate(clips[::3])] + [gen("Say hi."), gen("Count.")]
+    rows = []
+    handle = gemma3n.model.register_forward_pre_hook(
+        lambda m, a, k: rows.append((bool((k["input_ids"] == gemma3n._audio_token_id).any()), k["input_ids"].shape[0]))
+        if k.get("input_features") is not None or k["input_ids"].shape[1] > 1 else None, with_kwargs=True)
+    try:
+        four = gemma3n.generate_until(requests)
+    finally:
+        handle.remove()
+    assert {n for audio, n in rows if audio} == {1} and {n for audio, n in rows if not audio} == {2}
+    one = HFAudioLM(pretrained=tiny_gemma3n, device="cpu", dtype="float32", batch_size=1).generate_until(requests)
+    assert four == one
+
+
+# --- Qwen2.5-Omni: the thinker alone -------------------------------------------------------------------------------
+# Qwen2.5-Omni-7B's chat template: Qwen2-Audio's turns, "You are a helpful assistant." by default, a clip as
+# <|audio_bos|><|AUDIO|><|audio_eos|> (the audio token expanded to the clip's frames).
+OMNI_PROMPT = ("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
+               "<|audio_bos|><|AUDIO|><|audio_eos|>{text}<|im_end|>\n<|im_start|>assistant\n")
+
+
+def test_qwen2_5_omni_runs_its_thinker_alone(tiny_qwen2_5_omni, clips):
+    """The checkpoint sets enable_audio_output, so transformers' top-level class would build and run the talker;
+    the thinker generates text at the task's length and scores choices as a full forward does."""
+    import soundfile as sf
+    from transformers import Qwen2_5OmniThinkerForConditionalGeneration
+
+    assert json.loads((Path(tiny_qwen2_5_omni) / "config.json").read_text())["enable_audio_output"] is True
+    omni = HFAudioLM(pretrained=tiny_qwen2_5_omni, device="cpu", dtype="float32")
+    assert type(omni.model) is Qwen2_5OmniThinkerForConditionalGeneration
+    assert omni.run_record["model"] == "the thinker only (text out); the speech talker is not loaded"
+    tok = omni.tokenizer
+    generate, new_tokens = omni.model.generate, []
+
+    def counted(**kwargs):
+        out = generate(**kwargs)
+        new_tokens.append(out.shape[1] - kwargs["input_ids"].shape[1])
+        return out
+
+    omni.model.generate = counted
+    with _received(omni.model) as seen:
+        omni.generate_until([gen("<audio>Which digit?", [clips[2]],
+                                          {"until": [], "max_gen_toks": 3, "do_sample": False})])
+        scores = omni.loglikelihood([ll("<audio>Which digit?", c, [clips[3]]) for c in (" one two", " three")])
+    assert _collapsed(tok, seen[0], "<|AUDIO|>") == OMNI_PROMPT.format(text="Which digit?")
+    assert new_tokens == [3]  # the task's max_gen_toks, not the thinker's 1,024
+
+    audio, sr = sf.read(clips[3], dtype="float32")
+    text = OMNI_PROMPT.format(text="Which digit?")
+    for choice, (score, _) in zip(("one two", "three"), scores):
+        whole = omni.processor(text=[text + choice], audio=[audio], sampling_rate=sr, return_tensors="pt",
+                               add_special_tokens=False)
+        n_cont = len(tok(text + choice, add_special_tokens=False)["input_ids"]) - len(tok(text)["input_ids"])
+        with torch.no_grad():
+            lp = torch.log_softmax(omni.model(**whole).logits[0].float(), -1)
+        ids = whole["input_ids"][0].tolist()
+        positions = range(len(ids) - n_cont, len(ids))
+        assert score == pytest.approx(sum(float(lp[p - 1, ids[p]]) for p in positions), abs=1e-4)

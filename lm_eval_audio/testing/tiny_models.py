@@ -223,7 +223,187 @@ def build_gemma_text(out_dir: str, seed: int = 0) -> str:
     return out_dir
 
 
-BUILDERS = {"qwen2_audio": build_qwen2_audio, "granite_speech": build_granite_speech, "gemma_text": build_gemma_text}
+# ---------------------------------------------------------------------------------------------- Qwen2.5-Omni
+# Qwen2.5-Omni-7B's chat template (as transformers' own processor tests carry it): Qwen2-Audio's turns with a
+# "You are a helpful assistant." system turn by default, an audio part as <|audio_bos|><|AUDIO|><|audio_eos|>
+# with no "Audio N:" label unless add_audio_id is set.
+QWEN2_5_OMNI_CHAT_TEMPLATE = (
+    "{% set audio_count = namespace(value=0) %}{% set image_count = namespace(value=0) %}"
+    "{% set video_count = namespace(value=0) %}"
+    "{% for message in messages %}"
+    "{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n"
+    "{% endif %}<|im_start|>{{ message['role'] }}\n"
+    "{% if message['content'] is string %}{{ message['content'] }}<|im_end|>\n"
+    "{% else %}{% for content in message['content'] %}"
+    "{% if content['type'] == 'image' or 'image' in content or 'image_url' in content %}"
+    "{% set image_count.value = image_count.value + 1 %}{% if add_vision_id %}Picture {{ image_count.value }}: "
+    "{% endif %}<|vision_bos|><|IMAGE|><|vision_eos|>"
+    "{% elif content['type'] == 'audio' or 'audio' in content or 'audio_url' in content %}"
+    "{% set audio_count.value = audio_count.value + 1 %}{% if add_audio_id %}Audio {{ audio_count.value }}: "
+    "{% endif %}<|audio_bos|><|AUDIO|><|audio_eos|>"
+    "{% elif content['type'] == 'video' or 'video' in content %}"
+    "{% set video_count.value = video_count.value + 1 %}{% if add_vision_id %}Video {{ video_count.value }}: "
+    "{% endif %}<|vision_bos|><|VIDEO|><|vision_eos|>"
+    "{% elif 'text' in content %}{{ content['text'] }}{% endif %}{% endfor %}<|im_end|>\n"
+    "{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+
+
+def build_qwen2_5_omni(out_dir: str, seed: int = 0) -> str:
+    """Qwen2.5-Omni in small, saved as the published checkpoints are: one config.json for the whole model
+    (``enable_audio_output`` true, so transformers' top-level class would build and run the speech talker),
+    the thinker's weights under ``thinker.``. No talker weights are saved: hf-audio never loads it."""
+    import json
+    from pathlib import Path
+
+    from transformers import (
+        Qwen2_5OmniConfig,
+        Qwen2_5OmniForConditionalGeneration,
+        Qwen2_5OmniProcessor,
+        Qwen2_5OmniThinkerConfig,
+        Qwen2VLImageProcessorPil,
+        Qwen2VLVideoProcessor,
+        WhisperFeatureExtractor,
+    )
+
+    named = {"image_token": "<|IMAGE|>", "audio_token": "<|AUDIO|>", "video_token": "<|VIDEO|>",
+             "vision_bos_token": "<|vision_bos|>", "vision_eos_token": "<|vision_eos|>",
+             "audio_bos_token": "<|audio_bos|>", "audio_eos_token": "<|audio_eos|>"}
+    specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", *named.values()]
+    trained = _bpe_tokenizer(specials)
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer, eos_token="<|im_end|>",
+                                        pad_token="<|endoftext|>", padding_side="left", extra_special_tokens=named)
+    ids = tokenizer.convert_tokens_to_ids
+    thinker = Qwen2_5OmniThinkerConfig(
+        audio_config={"d_model": 32, "encoder_layers": 1, "encoder_attention_heads": 2, "encoder_ffn_dim": 64,
+                      "num_mel_bins": 128, "max_source_positions": 1500, "n_window": 100, "output_dim": 32,
+                      "initializer_range": 0.2},
+        vision_config={"depth": 1, "embed_dim": 32, "hidden_size": 32, "out_hidden_size": 32, "intermediate_size": 24,
+                       "num_heads": 2, "patch_size": 14, "spatial_merge_size": 1, "temporal_patch_size": 2,
+                       "fullatt_block_indexes": [0]},
+        text_config={"vocab_size": len(tokenizer), "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
+                     "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 2048,
+                     "rope_parameters": {"mrope_section": [2, 3, 3], "rope_type": "default", "rope_theta": 1e6},
+                     "pad_token_id": tokenizer.pad_token_id, "eos_token_id": tokenizer.eos_token_id,
+                     "tie_word_embeddings": False, "initializer_range": 0.2},
+        audio_token_index=ids("<|AUDIO|>"), image_token_index=ids("<|IMAGE|>"), video_token_index=ids("<|VIDEO|>"),
+        audio_start_token_id=ids("<|audio_bos|>"), audio_end_token_id=ids("<|audio_eos|>"),
+        vision_start_token_id=ids("<|vision_bos|>"), vision_end_token_id=ids("<|vision_eos|>"),
+        user_token_id=ids("<|im_start|>"), position_id_per_seconds=25, seconds_per_chunk=2, initializer_range=0.2,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    model = Qwen2_5OmniForConditionalGeneration(Qwen2_5OmniConfig(thinker_config=thinker, enable_audio_output=False))
+    processor = Qwen2_5OmniProcessor(
+        image_processor=Qwen2VLImageProcessorPil(), video_processor=Qwen2VLVideoProcessor(),
+        feature_extractor=WhisperFeatureExtractor(feature_size=128), tokenizer=tokenizer,
+        chat_template=QWEN2_5_OMNI_CHAT_TEMPLATE,
+    )
+    model.thinker.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.thinker.generation_config.eos_token_id = tokenizer.eos_token_id
+    model.eval().save_pretrained(out_dir)
+    processor.save_pretrained(out_dir)
+    config_file = Path(out_dir) / "config.json"
+    config = json.loads(config_file.read_text())
+    config["enable_audio_output"] = True  # as published
+    config_file.write_text(json.dumps(config, indent=2))
+    return out_dir
+
+
+# ------------------------------------------------------------------------------------------------- Gemma 3n
+# The chat template transformers' Gemma 3n conversion script writes into the instruction-tuned checkpoints
+# (models/gemma3n/convert_gemma3n_weights.py, _CHAT_TEMPLATE): BOS written by the template, a system turn folded into the first
+# user turn, "model" for the assistant, text parts trimmed, an audio part as one <audio_soft_token> that the
+# processor expands to "\n\n<start_of_audio>" + 188 soft tokens + "<end_of_audio>\n\n".
+GEMMA3N_CHAT_TEMPLATE = (
+    "{{ bos_token }}"
+    "{%- if messages[0]['role'] == 'system' -%}"
+    "{%- if messages[0]['content'] is string -%}{%- set first_user_prefix = messages[0]['content'] + '\\n\\n' -%}"
+    "{%- else -%}{%- set first_user_prefix = messages[0]['content'][0]['text'] + '\\n\\n' -%}{%- endif -%}"
+    "{%- set loop_messages = messages[1:] -%}"
+    "{%- else -%}{%- set first_user_prefix = '' -%}{%- set loop_messages = messages -%}{%- endif -%}"
+    "{%- for message in loop_messages -%}"
+    "{%- if (message['role'] == 'user') != (loop.index0 % 2 == 0) -%}"
+    "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{%- endif -%}"
+    "{%- if message['role'] == 'assistant' -%}{%- set role = 'model' -%}{%- else -%}{%- set role = message['role'] -%}"
+    "{%- endif -%}"
+    "{{ '<start_of_turn>' + role + '\\n' + (first_user_prefix if loop.first else '') }}"
+    "{%- if message['content'] is string -%}{{ message['content'] | trim }}"
+    "{%- elif message['content'] is iterable -%}{%- for item in message['content'] -%}"
+    "{%- if item['type'] == 'audio' -%}{{ '<audio_soft_token>' }}"
+    "{%- elif item['type'] == 'image' -%}{{ '<image_soft_token>' }}"
+    "{%- elif item['type'] == 'text' -%}{{ item['text'] | trim }}{%- endif -%}"
+    "{%- endfor -%}"
+    "{%- else -%}{{ raise_exception('Invalid content type') }}{%- endif -%}"
+    "{{ '<end_of_turn>\\n' }}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{ '<start_of_turn>model\\n' }}{%- endif -%}"
+)
+
+
+def build_gemma3n(out_dir: str, seed: int = 0) -> str:
+    """Gemma 3n in small. Its vocabulary as the checkpoint's: text tokens, then the vision tokens (from
+    <end_of_image>, with <image_soft_token> next), then the audio tokens (from <end_of_audio>, with
+    <audio_soft_token> next), the last id an audio token (the model pads clips with it); a BOS-adding
+    tokenizer. The vision tower is timm's smallest test network instead of MobileNetV5 (300M parameters):
+    no test shows it an image. Needs timm, as the real checkpoints do."""
+    from tokenizers import processors
+    from transformers import (
+        Gemma3nAudioConfig,
+        Gemma3nAudioFeatureExtractor,
+        Gemma3nConfig,
+        Gemma3nForConditionalGeneration,
+        Gemma3nProcessor,
+        Gemma3nTextConfig,
+        Gemma3nVisionConfig,
+        SiglipImageProcessorPil,
+    )
+
+    specials = ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>", "<start_of_image>",
+                "<start_of_audio>"]
+    trained = _bpe_tokenizer(specials)
+    n_text, n_vision, n_audio = len(trained), 8, 8
+    backend = trained._tokenizer
+    backend.add_special_tokens(["<end_of_image>", "<image_soft_token>", *[f"<vision_{i}>" for i in range(n_vision - 2)],
+                                "<end_of_audio>", "<audio_soft_token>", *[f"<audio_{i}>" for i in range(n_audio - 2)]])
+    backend.post_processor = processors.TemplateProcessing(
+        single="<bos> $A", pair="<bos> $A $B", special_tokens=[("<bos>", backend.token_to_id("<bos>"))])
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=backend, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>", unk_token="<unk>",
+        padding_side="left", extra_special_tokens={
+            "image_token": "<image_soft_token>", "boi_token": "<start_of_image>", "eoi_token": "<end_of_image>",
+            "audio_token": "<audio_soft_token>", "boa_token": "<start_of_audio>", "eoa_token": "<end_of_audio>"},
+    )  # fmt: skip
+    ids = tokenizer.convert_tokens_to_ids
+    text_config = Gemma3nTextConfig(
+        vocab_size=n_text + n_vision + n_audio, vocab_size_per_layer_input=n_text, hidden_size=32, intermediate_size=64,
+        num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1, head_dim=16, hidden_size_per_layer_input=8,
+        altup_num_inputs=2, laurel_rank=4, num_kv_shared_layers=0, sliding_window=64,
+        layer_types=["sliding_attention", "full_attention"], activation_sparsity_pattern=[0.0, 0.0],
+        max_position_embeddings=2048, pad_token_id=ids("<pad>"), eos_token_id=ids("<eos>"), bos_token_id=ids("<bos>"),
+        initializer_range=0.2,
+    )  # fmt: skip
+    audio_config = Gemma3nAudioConfig(
+        vocab_size=n_audio, vocab_offset=n_text + n_vision, input_feat_size=128, hidden_size=32,
+        conf_num_attention_heads=2, conf_num_hidden_layers=1, sscp_conv_channel_size=(8, 4), initializer_range=0.2,
+    )  # fmt: skip
+    vision_config = Gemma3nVisionConfig(architecture="test_efficientnet", hidden_size=32, vocab_size=n_vision,
+                                        vocab_offset=n_text, initializer_range=0.2)
+    config = Gemma3nConfig(
+        text_config=text_config, audio_config=audio_config, vision_config=vision_config,
+        boi_token_id=ids("<start_of_image>"), eoi_token_id=ids("<end_of_image>"), image_token_id=ids("<image_soft_token>"),
+        boa_token_id=ids("<start_of_audio>"), eoa_token_id=ids("<end_of_audio>"), audio_token_id=ids("<audio_soft_token>"),
+        initializer_range=0.2,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    model = Gemma3nForConditionalGeneration(config)
+    processor = Gemma3nProcessor(feature_extractor=Gemma3nAudioFeatureExtractor(), image_processor=SiglipImageProcessorPil(),
+                                 tokenizer=tokenizer, chat_template=GEMMA3N_CHAT_TEMPLATE)
+    return _finish(model, tokenizer, processor, out_dir)
+
+
+BUILDERS = {"qwen2_audio": build_qwen2_audio, "granite_speech": build_granite_speech, "gemma_text": build_gemma_text,
+            "gemma3n": build_gemma3n, "qwen2_5_omni": build_qwen2_5_omni}
 
 
 def main(argv=None) -> None:
