@@ -26,10 +26,11 @@ QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instr
 GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech",), "ibm-granite/granite-speech-3.3-2b")
 GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
 QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
+PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
-PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI)  # how each runs: family_adapters.py
+PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL)  # how each runs: family_adapters.py
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
@@ -42,8 +43,6 @@ REFUSED: dict[str, tuple[str, str]] = {
     "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
     "voxtral": ("Voxtral", "its processor takes no audio= (audio enters only through mistral_common's "
                 "apply_chat_template), so the generic path would run it deaf"),
-    "phi4_multimodal": ("Phi-4-multimodal", "its speech LoRA (speech-lora/) is not loaded by from_pretrained, so "
-                        "the model would answer as if deaf, and its audio encoder is not padding-invariant"),
 }
 
 # Families transformers does not implement: their checkpoints carry remote code or no transformers config.

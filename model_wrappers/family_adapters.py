@@ -17,6 +17,7 @@ from lm_eval_audio.model_wrappers.families import (
     GEMMA3N,
     GENERIC_PATH,
     GRANITE_SPEECH,
+    PHI4_MULTIMODAL,
     QWEN2_5_OMNI,
     Family,
     UnsupportedFamily,
@@ -32,8 +33,8 @@ class FamilyAdapter:
     # scoring always runs a document's prompt and clip alone).
     clips_alone = False
 
-    def __init__(self, family: Family, pretrained: str, config: dict | None) -> None:
-        self.family, self.pretrained, self.config = family, pretrained, config or {}
+    def __init__(self, family: Family, pretrained: str, config: dict | None, revision: str | None = None) -> None:
+        self.family, self.pretrained, self.config, self.revision = family, pretrained, config or {}, revision
         self.model = None
 
     def needs(self) -> list[tuple[str, str, str]]:
@@ -53,6 +54,9 @@ class FamilyAdapter:
     def load(self, load_kwargs: dict):
         """The model to run, loaded from the checkpoint; None for transformers' auto classes (the generic path)."""
         return None
+
+    def prepare_processor(self, processor) -> None:
+        """Fix what loading leaves wrong in the checkpoint's processor."""
 
     def attach(self, model) -> None:
         """Check the loaded model and keep it for :meth:`before_call`."""
@@ -168,8 +172,53 @@ class Qwen25OmniAdapter(FamilyAdapter):
         return {"model": "the thinker only (text out); the speech talker is not loaded"}
 
 
+class Phi4MultimodalAdapter(FamilyAdapter):
+    """Phi-4-multimodal-instruct: a Phi-4-mini whose speech LoRA sits in the checkpoint's ``speech-lora/``
+    folder, which ``from_pretrained`` never loads (the model would answer as if deaf). It is loaded here as
+    adapter ``speech`` and set on for requests with audio and off for text-only ones before every call.
+    In transformers 5.23 the processor loads without the chat template its tokenizer carries; it is given
+    the tokenizer's. Its audio encoder is not padding-invariant, so requests with audio are generated one at
+    a time. The image processor needs torchvision."""
+
+    does = ("its speech LoRA (speech-lora/) loaded and set on for audio and off for text before every call, requests "
+            "with audio generated one at a time")
+    clips_alone = True
+    LORA_FOLDER = "speech-lora"
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("peft", "phi4-multimodal", f"its speech LoRA ({self.LORA_FOLDER}/)"),
+                ("torchvision", "phi4-multimodal", "the image processor its processor loads")]
+
+    def prepare_processor(self, processor) -> None:
+        if not getattr(processor, "chat_template", None):
+            processor.chat_template = getattr(processor.tokenizer, "chat_template", None)
+
+    def attach(self, model) -> None:
+        try:
+            where = {"subfolder": self.LORA_FOLDER, **({"revision": self.revision} if self.revision else {})}
+            model.load_adapter(self.pretrained, adapter_name="speech", adapter_kwargs=where)
+        except (OSError, ValueError) as e:
+            raise UnsupportedFamily(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}): its speech LoRA could not be loaded from "
+                f"{self.LORA_FOLDER}/ ({type(e).__name__}); download the whole checkpoint, {self.LORA_FOLDER}/ included"
+            ) from e
+        super().attach(model)
+
+    def before_call(self, has_audio: bool) -> None:
+        if has_audio:
+            self.model.enable_adapters()
+            self.model.set_adapter("speech")
+        else:
+            self.model.disable_adapters()
+
+    def record(self) -> dict:
+        return {"speech_lora": f"{self.LORA_FOLDER}/, on for requests with audio, off for text-only ones",
+                "audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
+
+
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {
     GRANITE_SPEECH.name: GraniteSpeechAdapter, GEMMA3N.name: Gemma3nAdapter, QWEN2_5_OMNI.name: Qwen25OmniAdapter,
+    PHI4_MULTIMODAL.name: Phi4MultimodalAdapter,
 }
 
 
@@ -180,7 +229,7 @@ def check_packages(pretrained: str, config: dict | None) -> None:
         for_family(family, pretrained, config).check_packages()
 
 
-def for_family(family: Family, pretrained: str, config: dict | None) -> FamilyAdapter:
+def for_family(family: Family, pretrained: str, config: dict | None, revision: str | None = None) -> FamilyAdapter:
     """The adapter that runs ``family``; family=generic on a checkpoint whose family has its own adapter
     is refused, since the generic path would skip what that adapter does."""
     if family is GENERIC_PATH:
@@ -190,4 +239,4 @@ def for_family(family: Family, pretrained: str, config: dict | None) -> FamilyAd
                 f"hf-audio: family=generic would run {pretrained!r} without the {own.name} adapter "
                 f"({_ADAPTERS[own.name].does}); leave family= out"
             )
-    return _ADAPTERS.get(family.name, FamilyAdapter)(family, pretrained, config)
+    return _ADAPTERS.get(family.name, FamilyAdapter)(family, pretrained, config, revision)

@@ -205,7 +205,8 @@ class HFAudioLM(LM):
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
         self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, family)
         log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
-        self.adapter = family_adapters.for_family(self.family, pretrained, config)
+        self.adapter = family_adapters.for_family(self.family, pretrained, config, revision)
+        self.adapter.prepare_processor(self.processor)
         if type(self.adapter) is not family_adapters.FamilyAdapter:
             log.info("hf-audio: the %s adapter: %s", self.family.name, self.adapter.does)
         load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}

@@ -56,6 +56,13 @@ def tiny_qwen2_5_omni(tmp_path_factory) -> str:
     return build_qwen2_5_omni(str(tmp_path_factory.mktemp("tiny-qwen2-5-omni")))
 
 
+@pytest.fixture(scope="session")
+def tiny_phi4_multimodal(tmp_path_factory) -> str:
+    from lm_eval_audio.testing.tiny_models import build_phi4_multimodal
+
+    return build_phi4_multimodal(str(tmp_path_factory.mktemp("tiny-phi4-multimodal")))
+
+
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:
     """A sine with a little noise: distinct clips for distinct (seconds, freq, seed)."""
     t = np.arange(int(seconds * sr)) / sr
