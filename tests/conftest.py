@@ -21,46 +21,24 @@ REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
 
 
-@pytest.fixture(scope="session")
-def tiny_qwen2_audio(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_qwen2_audio
+def _tiny_model(arch: str):
+    """A session fixture: the path of a tiny model built once with ``tiny_models.BUILDERS[arch]``."""
 
-    return build_qwen2_audio(str(tmp_path_factory.mktemp("tiny-qwen2-audio")))
+    @pytest.fixture(scope="session")
+    def build(tmp_path_factory) -> str:
+        from lm_eval_audio.testing.tiny_models import BUILDERS
 
+        return BUILDERS[arch](str(tmp_path_factory.mktemp(f"tiny-{arch}")))
 
-@pytest.fixture(scope="session")
-def tiny_gemma_text(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_gemma_text
-
-    return build_gemma_text(str(tmp_path_factory.mktemp("tiny-gemma-text")))
+    return build
 
 
-@pytest.fixture(scope="session")
-def tiny_granite_speech(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_granite_speech
-
-    return build_granite_speech(str(tmp_path_factory.mktemp("tiny-granite-speech")))
-
-
-@pytest.fixture(scope="session")
-def tiny_gemma3n(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_gemma3n
-
-    return build_gemma3n(str(tmp_path_factory.mktemp("tiny-gemma3n")))
-
-
-@pytest.fixture(scope="session")
-def tiny_qwen2_5_omni(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_qwen2_5_omni
-
-    return build_qwen2_5_omni(str(tmp_path_factory.mktemp("tiny-qwen2-5-omni")))
-
-
-@pytest.fixture(scope="session")
-def tiny_phi4_multimodal(tmp_path_factory) -> str:
-    from lm_eval_audio.testing.tiny_models import build_phi4_multimodal
-
-    return build_phi4_multimodal(str(tmp_path_factory.mktemp("tiny-phi4-multimodal")))
+tiny_qwen2_audio = _tiny_model("qwen2_audio")
+tiny_gemma_text = _tiny_model("gemma_text")
+tiny_granite_speech = _tiny_model("granite_speech")
+tiny_gemma3n = _tiny_model("gemma3n")
+tiny_qwen2_5_omni = _tiny_model("qwen2_5_omni")
+tiny_phi4_multimodal = _tiny_model("phi4_multimodal")
 
 
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:

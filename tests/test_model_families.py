@@ -251,13 +251,20 @@ def _collapsed(tokenizer, ids, token="<|audio|>"):
     return text
 
 
+def _spoken_digit_requests(model, clips, *more):
+    """The inputs a model's forward receives for spoken_digits' two prompts (a generation, then a multiple
+    choice between " one" and " two") and then ``more`` generation requests."""
+    with _received(model.model) as seen:
+        model.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
+        model.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]])
+                             for c in (" one", " two")])
+        model.generate_until(list(more))
+    return seen
+
+
 def test_granite_speech_receives_the_model_cards_prompt(granite, clips):
     tok = granite.tokenizer
-    with _received(granite.model) as seen:
-        granite.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
-        granite.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]])
-                               for c in (" one", " two")])
-        granite.generate_until([gen("Say hi.")])
+    seen = _spoken_digit_requests(granite, clips, gen("Say hi."))
     prompts = [_collapsed(tok, ids) for ids in seen]
     assert prompts[0] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio? Answer with one word.")
     assert prompts[1] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio?\nAnswer:")
@@ -406,10 +413,7 @@ def gemma3n(tiny_gemma3n):
 
 def test_gemma3n_receives_one_bos_and_the_model_cards_turns(gemma3n, clips):
     tok = gemma3n.tokenizer
-    with _received(gemma3n.model) as seen:
-        gemma3n.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
-        gemma3n.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]])
-                               for c in (" one", " two")])
+    seen = _spoken_digit_requests(gemma3n, clips)
     assert tok.decode(seen[0]) == ("<bos><start_of_turn>user\n" + GEMMA3N_AUDIO +
                                    "Which digit is spoken in the audio? Answer with one word.<end_of_turn>\n"
                                    "<start_of_turn>model\n")
@@ -515,9 +519,7 @@ def test_phi4_multimodal_receives_its_prompt_format(tiny_phi4_multimodal, clips)
 
     assert not AutoProcessor.from_pretrained(tiny_phi4_multimodal).chat_template  # what transformers 5.23 loads
     phi = HFAudioLM(pretrained=tiny_phi4_multimodal, device="cpu", dtype="float32")
-    with _received(phi.model) as seen:
-        phi.generate_until([gen("<audio>Which digit is spoken in the audio? Answer with one word.", [clips[0]])])
-        phi.loglikelihood([ll("<audio>Which digit is spoken in the audio?\nAnswer:", c, [clips[1]]) for c in (" one", " two")])
+    seen = _spoken_digit_requests(phi, clips)
     tok = phi.tokenizer
     assert _collapsed(tok, seen[0]) == "<|user|><|audio|>Which digit is spoken in the audio? Answer with one word.<|end|><|assistant|>"
     assert _collapsed(tok, seen[1]) == "<|user|><|audio|>Which digit is spoken in the audio?\nAnswer:<|end|><|assistant|>"
