@@ -95,8 +95,8 @@ def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, fam
     model_type = str((config or {}).get("model_type", ""))
     if family == GENERIC:
         return GENERIC_PATH
-    if proven(config):
-        return proven(config)
+    if family_of_config := proven(config):
+        return family_of_config
     if not has_audio_processor:
         return TEXT_ONLY
     raise UnsupportedFamily(

@@ -76,6 +76,8 @@ class FamilyAdapter:
 
     def record(self) -> dict:
         """What the results JSON says about how this family ran (``lm_eval_audio_model``)."""
+        if self.clips_alone:
+            return {"audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
         return {}
 
 
@@ -146,9 +148,6 @@ class Gemma3nAdapter(FamilyAdapter):
     def needs(self) -> list[tuple[str, str, str]]:
         return [("timm", "gemma3n", "the vision tower every Gemma 3n model builds at load, audio or not")]
 
-    def record(self) -> dict:
-        return {"audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
-
 
 class Qwen25OmniAdapter(FamilyAdapter):
     """Qwen2.5-Omni: the thinker alone. The published checkpoints set ``enable_audio_output``, so transformers'
@@ -213,7 +212,7 @@ class Phi4MultimodalAdapter(FamilyAdapter):
 
     def record(self) -> dict:
         return {"speech_lora": f"{self.LORA_FOLDER}/, on for requests with audio, off for text-only ones",
-                "audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
+                **super().record()}
 
 
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {
