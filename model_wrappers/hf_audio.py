@@ -128,6 +128,16 @@ class _Rendered(NamedTuple):
     after_header: bool  # ends with the template's generation prompt (the assistant header)
 
 
+class _PromptPass(NamedTuple):
+    """A forward over some documents' prompts: what their continuations are scored from."""
+
+    rendered: list[_Rendered]
+    mask: "torch.Tensor"  # (documents, padded width), right-padded
+    lengths: list[int]  # each row's prompt tokens
+    first: "torch.Tensor"  # (documents, vocabulary): log-probs after each row's last prompt token
+    cache: object  # the key-value cache of the pass, one row per document
+
+
 class HFAudioLM(LM):
     MULTIMODAL = True
 
@@ -538,7 +548,7 @@ class HFAudioLM(LM):
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._not_run: dict[int, str] = {}  # requests answered empty for an unavailable clip: the loader's reason
-        self._last_prompt = None  # (document key, its prompt pass), see _prompt_pass
+        self._last_prompt = None  # (document key, its prompt pass, its row), see _score_documents
 
     def _quiet(self, disable_tqdm: bool) -> bool:
         return disable_tqdm or self._rank != 0
@@ -605,8 +615,8 @@ class HFAudioLM(LM):
 
     def _loglikelihood_rows(self, batch: list[_Item]) -> list[tuple[float, bool]]:
         """Score continuations. Plain-text rows are tokenized as lm-eval's ``hf`` model does and scored in
-        one forward; rows needing the processor (audio, chat turns) are scored per document, the
-        prompt run once for all of its choices (:meth:`_score_choices`)."""
+        one forward; rows needing the processor (audio, chat turns) are grouped by document (context and
+        clips), and each document's prompt is run once for all of its choices (:meth:`_score_documents`)."""
         results: list[tuple[float, bool] | None] = [None] * len(batch)
         text_rows, pairs = [], []
         documents: dict[tuple, list[int]] = {}
@@ -626,36 +636,55 @@ class HFAudioLM(LM):
             self.adapter.before_call(False)
             for row, scored in zip(text_rows, self._score(pairs, {}, truncatable=[True] * len(pairs))):
                 results[row] = scored
-        for key, rows in documents.items():
-            for row, scored in zip(rows, self._score_choices(key, [batch[row] for row in rows])):
-                results[row] = scored
+        for rows, scored in self._score_documents([(key, [batch[r] for r in rows]) for key, rows in documents.items()],
+                                                  [rows for rows in documents.values()]):
+            for row, value in zip(rows, scored):
+                results[row] = value
         return results
 
-    def _prompt_pass(self, key: tuple, item: _Item):
-        """(prompt length, its attention mask, log-probs after it, its key-value cache) for a document's
-        prompt. The last one is kept: a document whose choices a batch boundary splits runs it once."""
+    def _score_documents(self, documents: list[tuple[tuple, list[_Item]]], rows: list[list[int]]):
+        """(rows, scores) per document. A document whose prompt the previous batch ran (its choices
+        split by a batch boundary) reuses that pass; the others run their prompts in one forward per
+        group (documents with audio, then text-only ones: an adapter's state is set per call), or one
+        document per forward for a family whose audio encoder is not padding-invariant."""
+        pending = list(zip(documents, rows))
+        if self._last_prompt is not None:
+            key, prompt, d = self._last_prompt
+            for entry in [e for e in pending if e[0][0] == key]:
+                pending.remove(entry)
+                yield entry[1], self._score_choices(prompt, [(d, entry[0][1])])[0]
+        for has_audio in (True, False):
+            group = [e for e in pending if bool(e[0][1][0].refs) == has_audio]
+            alone = has_audio and self.adapter.clips_alone
+            for chunk in ([[e] for e in group] if alone else [group] if group else []):
+                prompt = self._prompt_pass([items[0] for (_, items), _ in chunk])
+                scored = self._score_choices(prompt, [(d, items) for d, ((_, items), _) in enumerate(chunk)])
+                self._last_prompt = (chunk[-1][0][0], prompt, len(chunk) - 1)
+                yield from zip([r for _, r in chunk], scored)
+
+    def _prompt_pass(self, items: list[_Item]) -> _PromptPass:
+        """One forward over the prompts of several documents (one request each), right-padded, so each
+        row's positions are those of an unpadded run; its key-value cache serves the choices after it."""
         import torch
 
-        if self._last_prompt is not None and self._last_prompt[0] == key:
-            return self._last_prompt[1]
-        clips = self._clips(item)
-        rendered = self._render(item, clips)
-        self.tokenizer.padding_side = "left"
-        inputs = self._process([rendered], [clips])
-        self.adapter.before_call(bool(item.refs))
+        clips = [self._clips(item) for item in items]
+        rendered = [self._render(item, c) for item, c in zip(items, clips)]
+        self.tokenizer.padding_side = "right"
+        inputs = self._process(rendered, clips)
+        self.adapter.before_call(bool(items[0].refs))
         with torch.inference_mode():
             out = self.model(**self._to_device(dict(inputs)), use_cache=True)
-        first = torch.log_softmax(out.logits[0, -1].float(), dim=-1).cpu()
-        result = (rendered, int(inputs["input_ids"].shape[1]), inputs["attention_mask"][0], first, out.past_key_values)
-        self._last_prompt = (key, result)
-        return result
+        mask = inputs["attention_mask"].cpu()
+        lengths = mask.sum(dim=1)
+        last = out.logits[torch.arange(len(items)), (lengths - 1).to(out.logits.device)]
+        first = torch.log_softmax(last.float(), dim=-1).cpu()
+        return _PromptPass(rendered, mask, [int(n) for n in lengths], first, out.past_key_values)
 
-    def _score_choices(self, key: tuple, items: list[_Item]) -> list[tuple[float, bool]]:
-        """The continuations of one prompt (a multiple-choice document's choices): the prompt, with its
-        audio, is encoded and run once (:meth:`_prompt_pass`), and the continuations are run together
+    def _score_choices(self, prompt: _PromptPass, documents: list[tuple[int, list[_Item]]]) -> list[list]:
+        """The continuations of the documents of one prompt pass (each document's choices), run together
         after it from its key-value cache, so a 10-choice item costs little more than a 1-choice one.
 
-        Each continuation is tokenized with the prompt and split at the prompt's length, as lm-eval's
+        Each continuation is tokenized with its prompt and split at the prompt's length, as lm-eval's
         ``hf`` does; after a chat template's assistant header lm-eval's target delimiter is dropped, as
         lm-eval does under --apply_chat_template.
         """
@@ -663,42 +692,53 @@ class HFAudioLM(LM):
 
         import torch
 
-        rendered, ctx_len, ctx_mask, first, prompt_cache = self._prompt_pass(key, items[0])
-        conts = [self._continuation_ids(rendered, it.second.lstrip() if rendered.after_header else it.second)
-                 for it in items]
-        longest = max(len(c) for c in conts)
-        if ctx_len + longest > self.max_length + 1:
-            raise ValueError(
-                f"hf-audio: request {items[0].index} is {ctx_len + longest} tokens with its audio, over max_length "
-                f"{self.max_length}"
-            )
+        rows = []  # (prompt row, continuation ids)
+        for d, items in documents:
+            rendered = prompt.rendered[d]
+            for it in items:
+                rows.append((d, self._continuation_ids(rendered, it.second.lstrip() if rendered.after_header
+                                                       else it.second)))
+            longest = max(len(cont) for _, cont in rows[-len(items):])
+            if prompt.lengths[d] + longest > self.max_length + 1:
+                raise ValueError(
+                    f"hf-audio: request {items[0].index} is {prompt.lengths[d] + longest} tokens with its audio, "
+                    f"over max_length {self.max_length}"
+                )
+        longest = max(len(cont) for _, cont in rows)
+        width = prompt.mask.shape[1]
         rest = None
-        with torch.inference_mode():
-            if longest > 1:
-                n = len(conts)
-                cache = copy.deepcopy(prompt_cache)  # kept for the document's next batch
-                cache.batch_repeat_interleave(n)
-                pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
-                ids = torch.full((n, longest - 1), pad, dtype=torch.long)
-                mask = torch.zeros((n, ctx_len + longest - 1), dtype=torch.long)
-                mask[:, :ctx_len] = ctx_mask
-                for j, cont in enumerate(conts):
-                    ids[j, : len(cont) - 1] = torch.tensor(cont[:-1], dtype=torch.long)
-                    mask[j, ctx_len : ctx_len + len(cont) - 1] = 1
-                self.adapter.before_call(bool(items[0].refs))  # the prompt pass may be an earlier batch's
-                # Positions stated, not inferred from the mask: models with multimodal rotary positions
-                # (Qwen2.5-Omni's thinker) would infer them from state their last forward left.
-                positions = torch.arange(ctx_len, ctx_len + longest - 1).expand(n, -1)
+        if longest > 1:
+            n = len(rows)
+            pad = self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else 0
+            ids = torch.full((n, longest - 1), pad, dtype=torch.long)
+            mask = torch.zeros((n, width + longest - 1), dtype=torch.long)
+            positions = torch.zeros((n, longest - 1), dtype=torch.long)
+            for j, (d, cont) in enumerate(rows):
+                ids[j, : len(cont) - 1] = torch.tensor(cont[:-1], dtype=torch.long)
+                mask[j, :width] = prompt.mask[d]
+                mask[j, width : width + len(cont) - 1] = 1
+                # Positions stated, not inferred from the mask: they follow the row's own prompt, not the
+                # padded width, and models with multimodal rotary positions (Qwen2.5-Omni's thinker) would
+                # infer them from state their last forward left.
+                positions[j] = torch.arange(prompt.lengths[d], prompt.lengths[d] + longest - 1)
+            cache = copy.deepcopy(prompt.cache)  # the pass is kept for the last document's next batch
+            cache.batch_select_indices(torch.tensor([d for d, _ in rows], device=self._device))
+            self.adapter.before_call(bool(documents[0][1][0].refs))  # the prompt pass may be an earlier batch's
+            with torch.inference_mode():
                 logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask,
                                                        "position_ids": positions}),
                                     past_key_values=cache).logits
-                rest = torch.log_softmax(logits.float(), dim=-1).cpu()
-        results = []
-        for j, cont in enumerate(conts):
-            steps = [first] + [rest[j, t] for t in range(len(cont) - 1)]
+            rest = torch.log_softmax(logits.float(), dim=-1).cpu()
+        scored = []
+        for j, (d, cont) in enumerate(rows):
+            steps = [prompt.first[d]] + [rest[j, t] for t in range(len(cont) - 1)]
             total = sum(float(lp[token]) for lp, token in zip(steps, cont))
-            results.append((total, all(int(lp.argmax()) == token for lp, token in zip(steps, cont))))
-        return results
+            scored.append((total, all(int(lp.argmax()) == token for lp, token in zip(steps, cont))))
+        out, start = [], 0
+        for _, items in documents:
+            out.append(scored[start : start + len(items)])
+            start += len(items)
+        return out
 
     def _score(self, pairs, features: dict, truncatable: list[bool]) -> list[tuple[float, bool]]:
         """Sum of continuation log-probs and whether greedy decoding reproduces it.

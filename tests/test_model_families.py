@@ -158,6 +158,29 @@ def test_choices_are_scored_as_the_reply_from_one_prompt_pass(qwen_family, clips
         assert greedy == all(int(lp[p - 1].argmax()) == ids[p] for p in positions)
 
 
+def test_documents_of_a_batch_share_one_prompt_pass_and_score_as_alone(tiny_qwen2_audio, qwen_family, clips):
+    """At bs=8, four documents (clips of different lengths, one or three choices each) run their prompts in
+    one right-padded forward, and each choice scores as in a batch of its own (bs=1)."""
+    requests = [ll("<audio>Which letter?", c, [clip]) for clip, choices in zip(clips[:4], ([" A"], [" A", " B", " C and more"]) * 2)
+                for c in choices]
+    batched = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=8)
+    audio_id = qwen_family.tokenizer.convert_tokens_to_ids("<|AUDIO|>")
+    with _received(batched.model) as seen:
+        got = batched.loglikelihood(requests)
+    assert sum(audio_id in ids for ids in seen) == 4  # the four prompts ...
+    calls = []
+    handle = batched.model.register_forward_pre_hook(
+        lambda module, args, kwargs: calls.append(kwargs.get("input_features") is not None), with_kwargs=True)
+    try:
+        batched.loglikelihood(requests)
+    finally:
+        handle.remove()
+    assert calls == [True, False]  # ... in one forward with the audio, then one for the choices after them
+    alone = qwen_family.loglikelihood(requests)
+    for (a, ga), (b, gb) in zip(got, alone):
+        assert a == pytest.approx(b, abs=1e-4) and ga == gb
+
+
 @pytest.fixture(scope="module")
 def qwen_family(tiny_qwen2_audio):
     return HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
