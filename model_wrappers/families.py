@@ -27,10 +27,12 @@ GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech",), "ibm-granite/gran
 GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
 QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
 PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
+VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
-PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL)  # how each runs: family_adapters.py
+# How each runs: family_adapters.py.
+PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, VOXTRAL)
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
@@ -41,8 +43,6 @@ REFUSED: dict[str, tuple[str, str]] = {
                              "checkpoints, model_type qwen2_5_omni, are)"),
     "qwen3_omni_moe": ("Qwen3-Omni", "generate() also runs the speech talker; not adapted yet"),
     "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
-    "voxtral": ("Voxtral", "its processor takes no audio= (audio enters only through mistral_common's "
-                "apply_chat_template), so the generic path would run it deaf"),
 }
 
 # Families transformers does not implement: their checkpoints carry remote code or no transformers config.

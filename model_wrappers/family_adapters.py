@@ -19,6 +19,7 @@ from lm_eval_audio.model_wrappers.families import (
     GRANITE_SPEECH,
     PHI4_MULTIMODAL,
     QWEN2_5_OMNI,
+    VOXTRAL,
     Family,
     UnsupportedFamily,
 )
@@ -32,6 +33,12 @@ class FamilyAdapter:
     # one at a time, so that a clip is encoded as at batch size 1 whatever the batch size (multiple-choice
     # scoring always runs a document's prompt and clip alone).
     clips_alone = False
+    # True where the processor renders and tokenizes the prompt itself, the clips inside it (it takes no
+    # text with audio=): the model inputs then come from :meth:`encode`, not from a chat template's text.
+    encodes_prompt = False
+    # False where transformers' generate(stop_strings=...) cannot read the family's tokenizer: generation then
+    # runs to max_gen_toks or EOS, and the answer is cut at the task's stop strings after decoding, as always.
+    stops_in_generate = True
 
     def __init__(self, family: Family, pretrained: str, config: dict | None, revision: str | None = None) -> None:
         self.family, self.pretrained, self.config, self.revision = family, pretrained, config or {}, revision
@@ -69,6 +76,15 @@ class FamilyAdapter:
     def messages(self, messages: list[dict], audio_token: str | None) -> list[dict]:
         """The turns as the checkpoint's chat template takes them."""
         return messages
+
+    def encode(self, processor, conversations: list[list[dict]], clips: list[list], sampling_rate: int):
+        """The model inputs of a batch of conversations (turns as :meth:`messages` gave them) and each
+        row's audio parts in order (``clips``: arrays at ``sampling_rate``); for ``encodes_prompt`` only."""
+        raise NotImplementedError(f"hf-audio: the {self.family.name} adapter renders prompts as text")
+
+    def audio_window_seconds(self, from_processor: float | None) -> float | None:
+        """How much of a clip the model hears at once (None: the whole clip), given the processor's window."""
+        return from_processor
 
     def before_call(self, has_audio: bool) -> None:
         """Put the model in the state for a batch with (or without) audio; called before every forward
@@ -215,9 +231,70 @@ class Phi4MultimodalAdapter(FamilyAdapter):
                 **super().record()}
 
 
+class VoxtralAdapter(FamilyAdapter):
+    """Voxtral (Mini-3B, Small-24B): the checkpoints carry no Jinja chat template but a ``tekken.json`` that
+    mistral_common reads (transformers' ``MistralCommonBackend``), and the processor's ``__call__`` takes no
+    audio (``audio=`` is dropped without a word, so the generic path would run the model deaf). Audio reaches
+    the model only through the processor's ``apply_chat_template``, which renders and tokenizes the conversation
+    with mistral_common, the format the model card points to (``<s>[INST][BEGIN_AUDIO][AUDIO]...text[/INST]``),
+    and computes the log-mel features of the clips it was handed. So the clips go into the conversation, as
+    base64 WAV (float samples, exact), and the prompt comes back as token ids. mistral_common pads each clip to
+    a multiple of 30 s on its own and the encoder takes each 30 s window alone, so batching cannot change what a
+    clip encodes to; clips longer than 30 s are passed whole (one window after another, as the model card
+    has it), not truncated. mistral_common (tekken v7) refuses a system turn in a conversation with audio."""
+
+    does = ("the prompt rendered and tokenized by mistral_common with the clips inside it (its processor takes no "
+            "audio=), clips passed whole")
+    encodes_prompt = True
+    stops_in_generate = False  # MistralCommonBackend has no _convert_id_to_token, which StopStringCriteria reads
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("mistral_common", "voxtral", "its tekken tokenizer and prompt format"),
+                ("soxr", "voxtral", "mistral_common's audio path (mistral_common[audio])")]
+
+    def audio_window_seconds(self, from_processor: float | None) -> float | None:
+        return None
+
+    def encode(self, processor, conversations: list[list[dict]], clips: list[list], sampling_rate: int):
+        import base64
+        import io
+
+        import soundfile as sf
+
+        def wav(samples) -> str:
+            buffer = io.BytesIO()
+            sf.write(buffer, samples, sampling_rate, format="WAV", subtype="FLOAT")
+            return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+        rows = []
+        for messages, row_clips in zip(conversations, clips):
+            if row_clips and any(m["role"] == "system" for m in messages):
+                raise ValueError(
+                    f"hf-audio: {self.family.name} ({self.pretrained!r}) takes no system prompt in a conversation "
+                    "with audio (mistral_common refuses it); leave out system_prompt= and --system_instruction"
+                )
+            pending = iter(row_clips)
+
+            def with_clips(parts: list[dict]) -> list[dict]:
+                return [{"type": "audio", "base64": wav(next(pending))} if part.get("type") == "audio" else part
+                        for part in parts]
+
+            rows.append([{**m, "content": with_clips(m["content"])} if isinstance(m["content"], list) else m
+                         for m in messages])
+        final = {messages[-1]["role"] == "assistant" for messages in conversations}
+        if len(final) > 1:
+            raise RuntimeError("hf-audio: a batch mixes prompts that end with an assistant turn and prompts that "
+                               "do not; run them in separate calls")
+        # The processor tokenizes whatever tokenize= says, and pads with the tokenizer's padding side.
+        return processor.apply_chat_template(rows, continue_final_message=final.pop())
+
+    def record(self) -> dict:
+        return {"prompt": "rendered and tokenized by mistral_common (tekken.json), the clips inside it"}
+
+
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {
     GRANITE_SPEECH.name: GraniteSpeechAdapter, GEMMA3N.name: Gemma3nAdapter, QWEN2_5_OMNI.name: Qwen25OmniAdapter,
-    PHI4_MULTIMODAL.name: Phi4MultimodalAdapter,
+    PHI4_MULTIMODAL.name: Phi4MultimodalAdapter, VOXTRAL.name: VoxtralAdapter,
 }
 
 

@@ -123,9 +123,10 @@ def _load_model(pretrained: str, **kwargs):
 
 
 class _Rendered(NamedTuple):
-    text: str
+    text: str  # the prompt; empty where the family's adapter encodes the turns itself
     templated: bool  # rendered by a chat template
     after_header: bool  # ends with the template's generation prompt (the assistant header)
+    messages: list | None = None  # the turns, for an adapter that encodes them itself (encodes_prompt)
 
 
 class _PromptPass(NamedTuple):
@@ -206,7 +207,8 @@ class HFAudioLM(LM):
         self.pretrained = pretrained
         gguf = {"gguf_file": gguf_file} if gguf_file else {}
         config = _config_dict(pretrained, revision, gguf)
-        # Before the processor: a refused family may not even load one (Voxtral without mistral_common).
+        # Before the processor: a refused family, or one without its package, may not even load one (Voxtral
+        # without mistral_common).
         families.refuse_known(pretrained, config, family)
         family_adapters.check_packages(pretrained, config)
         self.processor = AutoProcessor.from_pretrained(
@@ -238,7 +240,13 @@ class HFAudioLM(LM):
 
         self.max_new_tokens = int(max_new_tokens)
         self.use_chat_template = chat_template
-        if self.use_chat_template and not getattr(self.processor, "chat_template", None):
+        if self.adapter.encodes_prompt and not self.use_chat_template:
+            raise ValueError(
+                f"hf-audio: {self.family.name} ({pretrained!r}) takes its prompt only as its processor renders it "
+                "(audio included); leave chat_template=False out"
+            )
+        if self.use_chat_template and not self.adapter.encodes_prompt and not getattr(self.processor, "chat_template",
+                                                                                      None):
             raise ValueError(
                 f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
                 "(and audio_prompt=... if the model's prompt format needs one)"
@@ -330,7 +338,7 @@ class HFAudioLM(LM):
         return 16000
 
     def _audio_window_seconds(self) -> float | None:
-        return audio_window_seconds(self._feature_extractor(), self.sampling_rate)
+        return self.adapter.audio_window_seconds(audio_window_seconds(self._feature_extractor(), self.sampling_rate))
 
     def _default_audio_prompt(self) -> str | None:
         token = getattr(self.processor, "audio_token", None)
@@ -403,6 +411,8 @@ class HFAudioLM(LM):
                 )
             return _Rendered(flatten_without_template(messages, self.audio_prompt or ""), False, False)
         continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
+        if self.adapter.encodes_prompt:  # (mistral_common: a prompt ending with a user turn ends with [/INST])
+            return _Rendered("", True, messages[-1]["role"] != "assistant", messages)
         text = self.processor.apply_chat_template(
             messages,
             tokenize=False,
@@ -423,6 +433,13 @@ class HFAudioLM(LM):
     def _process(self, rendered: list[_Rendered], clips_per_item: list[list]) -> dict:
         """Processor call for a batch, checked: audio in means audio features out."""
         flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
+        if self.adapter.encodes_prompt:
+            inputs = self.adapter.encode(self.processor, [r.messages for r in rendered],
+                                         [[chunk for chunks in clips for chunk in chunks] for clips in clips_per_item],
+                                         self.sampling_rate)
+            if flat:
+                self._check_audio_reached(inputs, clips_per_item)
+            return inputs
         special = {self._add_special_tokens(r) for r in rendered}
         if len(special) > 1:
             raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
@@ -522,7 +539,7 @@ class HFAudioLM(LM):
             pad_id = self.tokenizer.eos_token_id
         prompt_len = inputs["input_ids"].shape[1]
         self.adapter.before_call(bool(batch[0].refs))
-        if settings.until:
+        if settings.until and self.adapter.stops_in_generate:
             # Stopping early only saves the tokens past the stop: the text is cut at it below, and a
             # finished row's later tokens are discarded, so batch size cannot change what is kept.
             kwargs.update(stop_strings=settings.until, tokenizer=self.tokenizer)
@@ -586,7 +603,10 @@ class HFAudioLM(LM):
 
     def _continuation_ids(self, rendered: _Rendered, continuation: str) -> list[int]:
         """The continuation's tokens as the prompt and continuation tokenize together, split at the
-        prompt's length (lm-eval's ``hf`` rule)."""
+        prompt's length (lm-eval's ``hf`` rule). A prompt an adapter encodes itself ends with a control token
+        (Voxtral's ``[/INST]``), which no text token merges with: the continuation is tokenized alone."""
+        if rendered.messages is not None:
+            return self._encode(continuation, False)
         special = self._add_special_tokens(rendered)
         whole = self._encode(rendered.text + continuation, special)
         return whole[len(self._encode(rendered.text, special)) :]

@@ -39,6 +39,7 @@ tiny_granite_speech = _tiny_model("granite_speech")
 tiny_gemma3n = _tiny_model("gemma3n")
 tiny_qwen2_5_omni = _tiny_model("qwen2_5_omni")
 tiny_phi4_multimodal = _tiny_model("phi4_multimodal")
+tiny_voxtral = _tiny_model("voxtral")
 
 
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:

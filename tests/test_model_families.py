@@ -86,11 +86,11 @@ def test_an_unknown_audio_family_needs_family_generic():
 def test_the_refusal_reaches_the_lm_eval_user_as_one_line(tmp_path):
     from transformers import AutoConfig
 
-    AutoConfig.for_model("voxtral").save_pretrained(tmp_path / "voxtral")
-    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'voxtral'}",
+    AutoConfig.for_model("qwen3_omni_moe").save_pretrained(tmp_path / "qwen3_omni")
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'qwen3_omni'}",
                     "--tasks", "spoken_digits", "--output_path", str(tmp_path / "out")])
     assert proc.returncode != 0
-    assert "hf-audio: Voxtral (" in proc.stderr and "Traceback" not in proc.stderr
+    assert "hf-audio: Qwen3-Omni (" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # --- the tokens the model receives ------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def _spoken_digits(pretrained, out, batch_size, audio="full"):
 
 
 @pytest.mark.parametrize("tiny_model", ["tiny_granite_speech", "tiny_gemma3n", "tiny_qwen2_5_omni",
-                                        "tiny_phi4_multimodal"])
+                                        "tiny_phi4_multimodal", "tiny_voxtral"])
 def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
     """Plain lm_eval, generation and multiple choice: batch size 1 and 4 agree, and silence in place of
     the clips changes the answers."""
@@ -388,6 +388,8 @@ def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path
     ("tiny_gemma3n", "timm", "gemma3n", "Gemma 3n"),
     ("tiny_qwen2_5_omni", "torchvision", "qwen2-5-omni", "Qwen2.5-Omni"),
     ("tiny_phi4_multimodal", "peft", "phi4-multimodal", "Phi-4-multimodal"),
+    ("tiny_voxtral", "mistral_common", "voxtral", "Voxtral"),
+    ("tiny_voxtral", "soxr", "voxtral", "Voxtral"),
 ])  # fmt: skip
 def test_a_family_without_its_package_stops_naming_it(tiny_model, package, extra, name, request, monkeypatch):
     """Before the processor loads."""
@@ -547,3 +549,56 @@ def test_phi4_multimodal_receives_its_prompt_format(tiny_phi4_multimodal, clips)
     assert _collapsed(tok, seen[0]) == "<|user|><|audio|>Which digit is spoken in the audio? Answer with one word.<|end|><|assistant|>"
     assert _collapsed(tok, seen[1]) == "<|user|><|audio|>Which digit is spoken in the audio?\nAnswer:<|end|><|assistant|>"
     assert phi.run_record["speech_lora"] == "speech-lora/, on for requests with audio, off for text-only ones"
+
+
+# --- Voxtral: the prompt as mistral_common renders it, the clips inside it --------------------------------------
+# Voxtral-Mini-3B-2507's prompt format is mistral_common's (tekken v7; the model card's transformers usage goes
+# through processor.apply_chat_template): "<s>[INST]" + per clip "[BEGIN_AUDIO]" and 12.5 [AUDIO] tokens per
+# second of the clip padded to a multiple of 30 s + the text + "[/INST]", no system turn with audio. The tiny
+# tekken vocabulary is bytes only: a text byte b is token 40 + b.
+
+
+def _voxtral_ids(text: str, audio_tokens: list[int] = ()) -> list[int]:
+    from lm_eval_audio.testing.tiny_models import VOXTRAL_SPECIAL_TOKENS_IDS as ID
+
+    audio = [i for n in audio_tokens for i in [ID["[BEGIN_AUDIO]"]] + [ID["[AUDIO]"]] * n]
+    return [ID["<s>"], ID["[INST]"], *audio, *(40 + b for b in text.encode()), ID["[/INST]"]]
+
+
+@pytest.fixture(scope="module")
+def voxtral(tiny_voxtral):
+    return HFAudioLM(pretrained=tiny_voxtral, device="cpu", dtype="float32", batch_size=4)
+
+
+def test_voxtral_receives_mistral_commons_prompt_with_its_clips(voxtral, clips):
+    seen = _spoken_digit_requests(voxtral, clips, gen("Say hi."))
+    assert seen[0] == _voxtral_ids("Which digit is spoken in the audio? Answer with one word.", [375])
+    assert seen[1] == _voxtral_ids("Which digit is spoken in the audio?\nAnswer:", [375])  # 375: one 30 s window
+    # the choices after the prompt's cache, straight after [/INST] (all but their last token, only a target)
+    assert [bytes(i - 40 for i in ids).decode() for ids in seen[2:-1]] == ["on", "tw"]
+    assert seen[-1] == _voxtral_ids("Say hi.")  # text only: no audio tokens, the same turns
+    assert voxtral.run_record["family"] == "Voxtral" and voxtral.run_record["system_prompt"] is None
+
+
+ONE_TOKEN = {"until": ["\n"], "max_gen_toks": 1, "do_sample": False}
+
+
+def test_voxtral_hears_a_long_clip_whole_and_stops_clearly_where_mistral_common_would_refuse(tiny_voxtral, voxtral,
+                                                                                            tmp_path):
+    import soundfile as sf
+    from conftest import tone
+
+    long_clip = tmp_path / "long.wav"
+    sf.write(long_clip, tone(31.0), 16000)
+    with _received(voxtral.model) as seen:
+        voxtral.generate_until([gen("<audio>What is this?", [str(long_clip)], ONE_TOKEN)])
+    assert seen[0] == _voxtral_ids("What is this?", [750])  # two 30 s windows, not truncated to the first
+    assert voxtral.max_audio_seconds is None
+    with_system = HFAudioLM(pretrained=tiny_voxtral, device="cpu", dtype="float32", system_prompt="Be brief.")
+    with pytest.raises(ValueError, match=r"Voxtral .* takes no system prompt in a conversation with audio"):
+        with_system.generate_until([gen("<audio>What is this?", [str(long_clip)], ONE_TOKEN)])
+    with_system_text = with_system.generate_until([gen("Say hi.", kwargs=ONE_TOKEN)])  # text only: allowed
+    assert len(with_system_text) == 1
+    with pytest.raises(ValueError, match="takes its prompt only as its processor renders it"):
+        HFAudioLM(pretrained=tiny_voxtral, device="cpu", chat_template=False)
+
