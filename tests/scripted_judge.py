@@ -56,8 +56,10 @@ class _Server(ThreadingHTTPServer):
 
 class ScriptedJudge:
     """``faults``: a list consumed one per request, each None (answer normally),
-    ``(status, headers)`` or ``(status, headers, message)`` for an HTTP error, or
-    ``("sleep", seconds)`` to stall."""
+    ``(status, headers)`` or ``(status, headers, message)`` for an HTTP error,
+    ``("sleep", seconds)`` to stall, or a 200 that is not a chat completion: ``("html",)`` (a
+    proxy's error page), ``("no_choices",)`` (JSON without ``choices``) or ``("cut_off",)`` (a JSON body
+    that ends mid-object)."""
 
     def __init__(self, reply=default_reply, latency: float = 0.0, faults=None, models=SERVED_MODELS, fault_for=None,
                  reply_for=None):
@@ -103,10 +105,10 @@ class ScriptedJudge:
                 # the client's delayed ACK add ~40 ms to every keep-alive response.
                 self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-            def _send(self, status, body, headers=None):
-                data = json.dumps(body).encode()
+            def _send(self, status, body, headers=None, content_type="application/json"):
+                data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(data)))
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
@@ -138,6 +140,15 @@ class ScriptedJudge:
                 fault = fault or (judge.fault_for(body) if judge.fault_for else None)
                 if fault and fault[0] == "sleep":
                     time.sleep(fault[1])
+                elif fault and fault[0] == "html":
+                    self._send(200, "<html><body><h1>502 Bad Gateway</h1>nginx</body></html>", content_type="text/html")
+                    return
+                elif fault and fault[0] == "cut_off":
+                    self._send(200, '{"id": "chatcmpl-scripted", "choices": [{"index": 0, "mess')
+                    return
+                elif fault and fault[0] == "no_choices":
+                    self._send(200, {"id": "chatcmpl-scripted", "object": "chat.completion", "model": body.get("model")})
+                    return
                 elif fault:
                     status, headers, *message = fault
                     message = message[0] if message else f"injected {status}"

@@ -79,9 +79,10 @@ def test_table3_categories_from_table5_tasks(foundation, model):
     assert round(plain, 1) != TABLE3[model][3]
 
 
-def test_chat_categories_and_average_follow_cal_score(tmp_path, monkeypatch):
-    # Per chat task: (items, score); the scripted judge gives both assistants the score
-    # written in the question, so every number below is known.
+def _chat_scores(tmp_path, monkeypatch, faults=None):
+    """The chat group's metrics over a snapshot whose scripted judge gives both assistants the score written
+    in the question, so every number is known; ``faults`` go to the judge endpoint."""
+    # Per chat task: (items, score).
     plan = {
         "speech_QA": (3, 2), "speech_dialogue_QA": (1, 6), "sound_QA": (1, 4), "sound_generation_QA": (1, 4),
         "music_QA": (2, 5), "music_generation_analysis_QA": (1, 5), "speech_and_sound_QA": (3, 1),
@@ -95,8 +96,10 @@ def test_chat_categories_and_average_follow_cal_score(tmp_path, monkeypatch):
                           "task_name": task_name, "dataset_name": "ds", "meta_info": "a sound", "uniq_id": uid})
     root = write_snapshot(tmp_path, chat=items)
     monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_CACHE", str(tmp_path / "cache.sqlite"))
+    monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_RETRY_BASE_SECONDS", "0.01")
     tasks, groups = _load(["airbench_chat"], root)
-    with ScriptedJudge(reply=lambda p: "{0} {0}".format(re.search(r"score=(\d)", p).group(1))) as judge:
+    reply = lambda p: "{0} {0}".format(re.search(r"score=(\d)", p).group(1))  # noqa: E731
+    with ScriptedJudge(reply=reply, faults=faults) as judge:
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         raw = {}
         for name, task in tasks.items():
@@ -105,6 +108,11 @@ def test_chat_categories_and_average_follow_cal_score(tmp_path, monkeypatch):
                 for metric, value in task.process_results(doc, ["an answer"]).items():
                     raw[name][(metric, "none")].append(value)
         metrics = _aggregate(tasks, groups, raw)
+    return metrics, judge, items
+
+
+def test_chat_categories_and_average_follow_cal_score(tmp_path, monkeypatch):
+    metrics, judge, items = _chat_scores(tmp_path, monkeypatch)
     score = {g: metrics[g]["score,none"] for g in metrics if g.startswith("airbench_chat")}
     assert score["airbench_chat_speech"] == pytest.approx((3 * 2 + 6) / 4)  # item mean over both task names
     assert score["airbench_chat_sound"] == pytest.approx(4)
@@ -113,3 +121,18 @@ def test_chat_categories_and_average_follow_cal_score(tmp_path, monkeypatch):
     assert score["airbench_chat"] == pytest.approx((3 + 4 + 5 + 5) / 4)
     assert metrics["airbench_chat"]["win_rate,none"] == 0  # ties are not wins (cal_score.py: strict >)
     assert len(judge.requests) == 2 * len(items)  # both positions for every item
+
+
+def test_a_judge_endpoint_that_fails_every_seventh_call_changes_no_number(tmp_path, monkeypatch):
+    """429, 500, a proxy's HTML page with status 200 and a 200 without ``choices``, in turn on every 7th call:
+    each is retried, every item is judged, and the scores are the fault-free run's."""
+    kinds = [(429, {"Retry-After": "0"}), (500, {}), ("html",), ("no_choices",)]
+    faults = [kinds[(n // 7) % len(kinds)] if n % 7 == 6 else None for n in range(200)]
+    clean, _, items = _chat_scores(tmp_path / "clean", monkeypatch)
+    faulty, judge, _ = _chat_scores(tmp_path / "faulty", monkeypatch, faults)
+    injected = sum(f is not None for f in faults[: len(judge.requests)])
+    assert injected >= 4 and len(judge.requests) == 2 * len(items) + injected  # each fault cost one retry
+    assert judge.completed == 2 * len(items)
+    chat = {g: m for g, m in faulty.items() if g.startswith("airbench_chat")}
+    assert chat == {g: m for g, m in clean.items() if g.startswith("airbench_chat")}
+    assert all(not m.get("judge_failures,none") for m in chat.values())

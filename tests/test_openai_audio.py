@@ -111,13 +111,15 @@ def test_requests_run_concurrently_and_answers_keep_their_order(clips):
     assert server.max_in_flight == 4
 
 
-def test_429_5xx_and_timeouts_are_retried(clips):
-    faults = [(429, {"Retry-After": "0"}), (500, {}), (503, {"retry-after-ms": "10"}), ("sleep", 3)]
+def test_429_5xx_timeouts_and_200s_that_are_not_completions_are_retried(clips):
+    # Status 200 with a proxy's error page ("html"), JSON without choices, and JSON cut off mid-object.
+    faults = [(429, {"Retry-After": "0"}), (500, {}), (503, {"retry-after-ms": "10"}), ("sleep", 3), ("html",),
+              ("no_choices",), ("cut_off",)]
     with ScriptedJudge(models=MODELS, faults=faults, reply=lambda prompt: "ok") as server:
-        lm = _lm(server, num_concurrent=1, timeout=0.5, max_retries=4)
+        lm = _lm(server, num_concurrent=1, timeout=0.5, max_retries=7)
         answers = lm.generate_until([_request("a", [clips[0]]), _request("b", [clips[1]])])
     assert answers == ["ok", "ok"]
-    assert lm._last_stats["retries"] == 4 and lm._last_stats["calls"] == 6
+    assert lm._last_stats["retries"] == 7 and lm._last_stats["calls"] == 9
 
 
 def test_a_request_that_fails_for_good_is_recorded_and_the_run_goes_on(clips):

@@ -2,9 +2,9 @@
 model wrappers share.
 
 * :func:`api_key` reads the key from a named environment variable, never from arguments;
-* :func:`create_with_retries` retries 429, 5xx, timeouts and dropped connections with
-  exponential backoff and jitter, honouring ``Retry-After`` (the SDK's own retries are off,
-  so that ours are counted and logged);
+* :func:`create_with_retries` retries 429, 5xx, timeouts, dropped connections and 200s whose
+  body is not a chat completion with exponential backoff and jitter, honouring ``Retry-After``
+  (the SDK's own retries are off, so that ours are counted and logged);
 * :func:`served_models` asks ``GET /models`` before a long run, so that a dead server or a
   wrong model name fails in seconds rather than after the run;
 * :func:`describe_error` words an error for logs and results with anything that looks like
@@ -80,10 +80,33 @@ def retry_after_seconds(error) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+class MalformedReply(Exception):
+    """An HTTP 200 whose body is not a chat completion: a proxy's or load balancer's HTML error page (the SDK
+    hands such a body back as a string), JSON without ``choices``, a body cut off mid-JSON. The fault is on the
+    path to the endpoint, not in the request, so it is retried like a 5xx."""
+
+
+def checked_completion(response):
+    """``response`` if it is a chat completion (its ``choices`` a list of messages), else :class:`MalformedReply`."""
+    choices = None if isinstance(response, str) else getattr(response, "choices", None)
+    if isinstance(choices, list) and all(getattr(c, "message", None) is not None for c in choices):
+        return response
+    if isinstance(response, str):
+        shown = " ".join(response.split())[:120]
+    else:
+        fields = getattr(response, "model_extra", None) or getattr(response, "__dict__", {})
+        shown = f"{type(response).__name__} with fields {sorted(fields)[:8]}"
+    raise MalformedReply(f"HTTP 200 whose body is not a chat completion: {shown!r}")
+
+
 def retryable_errors() -> tuple:
+    import json
+
     import openai
 
-    return (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
+    # JSONDecodeError: a JSON content type over a body that is not JSON (cut off, or an error page).
+    return (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError,
+            MalformedReply, json.JSONDecodeError)
 
 
 async def create_with_retries(
@@ -106,7 +129,7 @@ async def create_with_retries(
         try:
             if on_call:
                 on_call()
-            return await client.chat.completions.create(**request)
+            return checked_completion(await client.chat.completions.create(**request))
         except retryable as e:
             if attempt == max_retries:
                 raise
