@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+from collections import Counter
 
 import numpy as np
 import pyloudnorm
@@ -32,7 +33,7 @@ def _gained(path, rate, gain_db):
     return audio_io.load(str(path), rate).astype(np.float64) * 10 ** (gain_db / 20)
 
 
-@pytest.mark.parametrize("relative_lu,offset", [(6.0, 0.75), (-12.0, -0.3), (0.0, 0.0), (20.0, 1.2)])
+@pytest.mark.parametrize("relative_lu,offset", [(6.0, 0.75), (-12.0, -0.3), (0.0, 0.0), (20.0, 1.2), (-0.8, 0.1)])
 def test_loudness_difference_offset_and_peak(speech_and_tone, tmp_path, relative_lu, offset):
     folder, speech, hum = speech_and_tone
     out = tmp_path / "mix.wav"
@@ -62,7 +63,7 @@ def test_loudness_difference_offset_and_peak(speech_and_tone, tmp_path, relative
     # Nothing clips; a needed peak normalization is recorded and keeps the difference.
     assert np.abs(mixed).max() <= meta["peak_normalization"]["ceiling"] + 1 / 32768
     assert meta["peak_normalization"]["applied"] == (meta["peak_normalization"]["peak_before"] > 0.98)
-    assert meta["louder"] == ("b" if relative_lu > 0 else "a" if relative_lu < 0 else "equal")
+    assert meta["louder"] == ("b" if relative_lu > 1 else "a" if relative_lu < -1 else "equal")
     assert meta["first"] == ("a" if offset > 0 else "b" if offset < 0 else "together")
     if relative_lu == 20.0:
         assert meta["peak_normalization"]["applied"] and meta["peak_normalization"]["gain_db"] < 0
@@ -83,13 +84,29 @@ def test_batch_from_csv_is_deterministic_with_a_seed(speech_and_tone, tmp_path):
         runs.append([json.loads(line) for line in (tmp_path / name / "mixes.jsonl").read_text().splitlines()])
     one, two = runs
     assert one[0]["relative_lu"] == 3.0 and one[0]["clips"]["a"]["meta"] == {"id": 1}
-    assert -10 <= one[1]["relative_lu"] <= 10 and 0 <= one[1]["offset_seconds"] <= 2  # drawn
+    assert -10 <= one[1]["relative_lu"] <= 10 and -2 <= one[1]["offset_seconds"] <= 2  # drawn
     assert [(m["relative_lu"], m["offset_samples"]) for m in one] == [(m["relative_lu"], m["offset_samples"]) for m in two]
     assert (tmp_path / "one" / "first.wav").read_bytes() == (tmp_path / "two" / "first.wav").read_bytes()
     assert (tmp_path / "one" / "mix_00001.wav").read_bytes() == (tmp_path / "two" / "mix_00001.wav").read_bytes()
     other = run_cli(["lm-eval-audio", "mix", "--pairs", str(pairs), "--output_dir", str(tmp_path / "s8"), "--seed", "8"])
     assert json.loads((tmp_path / "s8" / "mixes.jsonl").read_text().splitlines()[1])["relative_lu"] != one[1]["relative_lu"]
     assert other.returncode == 0
+
+
+def test_default_draws_vary_which_clip_is_louder_and_which_comes_first(tmp_path):
+    from lm_eval_audio.audio import mixing
+
+    sf.write(tmp_path / "a.wav", 0.1 * tone(1.0, freq=300, seed=1), 16000)
+    sf.write(tmp_path / "b.wav", 0.1 * tone(1.0, freq=500, seed=2), 16000)
+    (tmp_path / "pairs.csv").write_text("a,b\n" + "a.wav,b.wav\n" * 200)
+    defaults = mixing.build_parser().parse_args(["--pairs", "x", "--output_dir", "y"])
+    mixes = mixing.mix_pairs(str(tmp_path / "pairs.csv"), str(tmp_path), 0, tuple(defaults.lu_range),
+                             tuple(defaults.offset_range))
+    louder = Counter(m["louder"] for m in mixes)
+    first = Counter(m["first"] for m in mixes)
+    assert louder["a"] >= 60 and louder["b"] >= 60 and louder["equal"] >= 5  # 200 draws from -10..10 LU
+    assert first["a"] >= 60 and first["b"] >= 60
+    assert all((m["louder"] == "equal") == (abs(m["relative_lu"]) <= 1) for m in mixes)
 
 
 def test_batch_from_jsonl_mixes_as_the_same_pairs_in_csv(speech_and_tone, tmp_path):

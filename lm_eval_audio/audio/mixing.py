@@ -11,8 +11,8 @@ temporal dislocation", but never released the code. Here:
 * if the sum would exceed ``PEAK_CEILING``, both clips are scaled by one gain, which keeps
   their loudness difference, and that gain is recorded.
 
-The meta-information written beside the audio says which clip is louder and which comes
-first, the offset, every gain applied, the measured loudness of each clip before and after,
+The meta-information written beside the audio says which clip is louder (``equal`` within
+``EQUAL_WITHIN_LU``) and which comes first, the offset, every gain applied, the measured loudness of each clip before and after,
 and each clip's own meta-information. In batch mode (a CSV or JSONL of pairs) a pair that
 gives no ``relative_lu`` or ``offset`` draws it from ``--lu_range`` / ``--offset_range``
 with a generator seeded by ``--seed`` and the pair's row, so a re-run writes the same files.
@@ -36,6 +36,13 @@ from lm_eval_audio.audio.errors import AudioError
 
 PEAK_CEILING = 0.98  # about -0.18 dBFS: a 16-bit file of the mix never clips
 MIN_SECONDS = 0.4  # BS.1770's gating block: shorter clips have no integrated loudness
+# Differences this small are labelled "equal": about the just-noticeable loudness difference, and the meter's own
+# spread between short clips of different content.
+EQUAL_WITHIN_LU = 1.0
+# Batch mode's draws when a pair gives no relative_lu or offset: symmetric, so that either clip can be the louder
+# and either can come first.
+DEFAULT_LU_RANGE = (-10.0, 10.0)
+DEFAULT_OFFSET_RANGE = (-2.0, 2.0)
 
 
 class MixError(ValueError):
@@ -92,7 +99,8 @@ def mix(a, b, relative_lu: float, offset: float, sampling_rate: int | None = Non
         "relative_lu": relative_lu,
         "offset_seconds": offset,
         "offset_samples": shift,
-        "louder": "a" if relative_lu < 0 else "b" if relative_lu > 0 else "equal",
+        "louder": "equal" if abs(relative_lu) <= EQUAL_WITHIN_LU else "a" if relative_lu < 0 else "b",
+        "louder_equal_within_lu": EQUAL_WITHIN_LU,
         "first": "a" if shift > 0 else "b" if shift < 0 else "together",
         "peak_normalization": {"applied": peak_gain < 1.0, "gain_db": _db(peak_gain), "peak_before": peak,
                                "ceiling": PEAK_CEILING},
@@ -230,8 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "a_meta, b_meta")
     p.add_argument("--output_dir", help="folder for the mixes of --pairs, with mixes.jsonl listing them")
     p.add_argument("--seed", type=_seed, default=0, help="draws a pair's missing relative_lu / offset (default 0)")
-    p.add_argument("--lu_range", type=float, nargs=2, default=(-10.0, 10.0), metavar=("LOW", "HIGH"))
-    p.add_argument("--offset_range", type=float, nargs=2, default=(0.0, 2.0), metavar=("LOW", "HIGH"))
+    p.add_argument("--lu_range", type=float, nargs=2, default=DEFAULT_LU_RANGE, metavar=("LOW", "HIGH"))
+    p.add_argument("--offset_range", type=float, nargs=2, default=DEFAULT_OFFSET_RANGE, metavar=("LOW", "HIGH"))
     p.add_argument("--sampling_rate", type=int, default=None, help="rate of the mix (default: the higher of the two)")
     return p
 
