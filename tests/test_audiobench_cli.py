@@ -96,6 +96,7 @@ def test_asr_and_voice_groups_end_to_end(tiny_qwen2_audio, snapshot, tmp_path):
                             "--batch_size", "4", "--output_path", str(out), "--log_samples"))
         voice = [d for d in DATASETS.values() if d.task_type in ("ER", "AR", "GR")]
         assert len(judge.requests) == len(voice) * ROWS  # one judge call per item, ASR needs none
+        assert {r["max_tokens"] for r in judge.requests} == {512}  # the toolkit's eval_llama3_70b.py
     table = proc.stdout
     assert "audiobench_asr" in table and "audiobench_voice" in table
     assert re.search(r"\|\s*wer\s*\|", table) and re.search(r"\|\s*judge_score\s*\|", table)
@@ -126,6 +127,7 @@ def test_asr_and_voice_groups_end_to_end(tiny_qwen2_audio, snapshot, tmp_path):
         assert _metric(res, task, "judge_failures") == 0
         summary = res["lm_eval_audio_judge"][task]
         assert summary["judge"]["model"] == "meta-llama/Meta-Llama-3-70B-Instruct"  # the paper's judge by default
+        assert summary["judge"]["max_tokens"] == 512
         assert summary["kind"] == "audiobench_binary" and summary["prompt_version"].startswith("audiobench-official")
         templates = {s["doc"]["instruction"] for s in _samples(out, task)}
         assert templates <= set(POOLS[d.pool])

@@ -179,8 +179,8 @@ def test_official_judge_prompts_are_byte_exact():
     ("Explanation: close enough.\nRating: 4", 4, None),
     ("Explanation: wrong.\nRating: 0", 0, 0),
     ("**Rating:** 5", 5, None),
-    ("Rating: 3.", 3, None),  # the toolkit's float(last token) would fail here and score 0
-    ("Rating: 4/5", 4, None),
+    ("Rating: 3.", 3, None),  # as the toolkit's float(last token): float("3.") == 3.0
+    ("Rating: 4/5", 4, None),  # the toolkit's float(last token) fails here and scores 0
     ("rating = 1", 1, 1),
     ("Explanation: ...\n\nRating:  2  ", 2, None),
     ("Rating: 4.0", 4, None),
