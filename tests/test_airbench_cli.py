@@ -70,7 +70,7 @@ def test_two_phase_judge_exact_scores_logs_settings_and_no_key(predicted, tmp_pa
         foundation, chat = _metrics(res, "airbench_sample_foundation"), _metrics(res, "airbench_sample_chat")
         assert foundation["gpt_align"] == pytest.approx(_expected_gpt_align())
         assert foundation["gpt_align_judge_failures"] == 0 and foundation["audio_missing"] == 0
-        assert "exact_match" in foundation and "exact_match_parsed" in foundation
+        assert "exact_match" in foundation and "format_followed" in foundation
         # "8 6" in both passes: the model gets 6 (second) then 8 (first); it wins the second pass only.
         first, second = map(float, DEFAULT_PAIR.split())
         assert chat["score"] == pytest.approx((second + first) / 2)
@@ -163,7 +163,7 @@ def test_foundation_without_a_judge_reports_exact_match_only(predicted, tmp_path
     proc = _ok(run_cli(_judge_cmd(predicted[1:], tmp_path / "judged") + no_smoke_test, env_extra=NO_JUDGE))
     assert "AIR-Bench foundation: exact_match, without gpt_align" in proc.stderr
     metrics = _metrics(results_json(tmp_path / "judged"), "airbench_sample_foundation")
-    assert "gpt_align" not in metrics and {"exact_match", "exact_match_parsed", "exact_match_official"} <= set(metrics)
+    assert "gpt_align" not in metrics and {"exact_match", "format_followed", "exact_match_rule_parsed", "exact_match_official"} <= set(metrics)
 
 
 def test_judge_scores_the_documents_a_limited_run_answered(predicted, tmp_path):

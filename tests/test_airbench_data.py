@@ -123,6 +123,34 @@ def test_official_exact_match_rule(response, letter):
     assert airbench.official_choice(response) == letter
 
 
+@pytest.mark.parametrize(
+    "response, followed, rule",
+    [
+        ("B", True, "B"), ("B.", True, "B"), ("B)", True, "B"), ("(B)", True, "B"), (" C: a dog barking\n", True, "C"),
+        ("D. the answer", True, "D"),
+        ("Definitely C.", False, "D"),  # the official rule reads a letter, the wrong one
+        ("Anger", False, "A"),
+        ("A dog barking", False, "A"),
+        ("The answer is B.", False, "B"),
+        ("b", False, None), ("E", False, None), ("", False, None), ("B.C", False, "B"),
+    ],
+)
+def test_table4_answer_format_is_an_option_letter_not_whatever_the_rule_reads(response, followed, rule):
+    assert airbench.follows_answer_format(response) is followed
+    assert airbench.official_choice(response) == rule
+
+
+def test_format_followed_and_the_rules_parse_rate_differ_per_item(tmp_path, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    from lm_eval_audio.tasks.airbench import utils
+
+    (doc,) = _load(write_snapshot(tmp_path, [foundation_item(1, "Music_AQA", answer="no")]), ["Music_AQA"])
+    run_state.current().judge_configured = False
+    scores = utils.process_foundation(doc, ["Definitely B."])
+    assert (scores["format_followed"], scores["exact_match_rule_parsed"], scores["exact_match"]) == (0.0, 1.0, 0.0)
+
+
 def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
@@ -134,11 +162,13 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     ok, missing = _load(root, ["Music_AQA"])
     run_state.current().judge_configured = False
     assert utils.process_foundation(ok, ["B. no"]) == {
-        "exact_match": 1.0, "exact_match_parsed": 1.0, "exact_match_official": 1.0, "audio_missing": 0.0,
+        "exact_match": 1.0, "format_followed": 1.0, "exact_match_rule_parsed": 1.0, "exact_match_official": 1.0,
+        "audio_missing": 0.0,
     }
     assert utils.process_foundation(ok, ["I think so"])["exact_match_official"] is None  # left out officially
     assert utils.process_foundation(missing, [""]) == {
-        "exact_match": 0.0, "exact_match_parsed": 0.0, "exact_match_official": None, "audio_missing": 1.0,
+        "exact_match": 0.0, "format_followed": 0.0, "exact_match_rule_parsed": 0.0, "exact_match_official": None,
+        "audio_missing": 1.0,
     }
     run_state.current().judge_configured = True
     assert "gpt_align" in utils.process_foundation(ok, ["B"])  # with a judge, the item goes to it

@@ -73,7 +73,7 @@ def test_readme_main_job_runs_as_written(tmp_path):
     assert res["n-samples"]["airbench_sample_foundation"]["effective"] == 35
     assert res["n-samples"]["airbench_sample_chat"]["effective"] == 6
     foundation = res["results"]["airbench_sample_foundation"]
-    assert 0.0 <= foundation["gpt_align,none"] <= 1.0 and "exact_match_parsed,none" in foundation
+    assert 0.0 <= foundation["gpt_align,none"] <= 1.0 and "format_followed,none" in foundation
     for task, calls in (("airbench_sample_foundation", 35), ("airbench_sample_chat", 12)):
         judged = res["lm_eval_audio_judge"][task]
         assert judged["judge"]["smoke_test"] is True and "smoke-test judge" in judged["judge"]["model"]

@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import os
+import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
@@ -281,6 +282,18 @@ def answer_letter(doc: dict) -> str:
         if choice is not None and doc["answer_gt"] == choice:
             return letter
     raise AirBenchDataError(f"uniq_id {doc.get('uniq_id')!r}: answer_gt {doc['answer_gt']!r} is none of its choices")
+
+
+# The answer formats the paper's Table 4 counts as following the instruction: an option letter alone ("B"),
+# in parentheses ("(B)"), or closed by ".", ")" or ":" and optionally followed by the option's text
+# ("B.", "B)", "B: a dog barking"). Not "Definitely C." or "Anger", from which the official rule still
+# reads a letter (D and A).
+_OPTION_FORMAT = re.compile(r"\(?([A-D])\)?(?:[.):](?:\s.*)?)?", re.DOTALL)
+
+
+def follows_answer_format(response: str) -> bool:
+    """The response, stripped, is an option letter in one of the formats above (paper Table 4's success)."""
+    return _OPTION_FORMAT.fullmatch((response or "").strip()) is not None
 
 
 def official_choice(response: str) -> str | None:

@@ -61,7 +61,8 @@ def process_foundation(doc, results):
     letter = None if missing else airbench.official_choice(response)
     out = {
         "exact_match": float(letter == gold),
-        "exact_match_parsed": float(letter is not None),
+        "format_followed": float(not missing and airbench.follows_answer_format(response)),
+        "exact_match_rule_parsed": float(letter is not None),
         "exact_match_official": None if letter is None else float(letter == gold),
         "audio_missing": float(missing),
     }
