@@ -136,3 +136,28 @@ def test_a_judge_endpoint_that_fails_every_seventh_call_changes_no_number(tmp_pa
     chat = {g: m for g, m in faulty.items() if g.startswith("airbench_chat")}
     assert chat == {g: m for g, m in clean.items() if g.startswith("airbench_chat")}
     assert all(not m.get("judge_failures,none") for m in chat.values())
+
+
+def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, monkeypatch):
+    """Six items whose right option is A: the judge maps three answers to A, one to B, and two to no letter
+    (after its re-asks). gpt_align counts those two wrong; the official scripts leave them out."""
+    from lm_eval_audio.storage import run_state
+
+    answers = {0: "pick A", 1: "pick A", 2: "pick B", 3: "unsure", 4: "unsure", 5: "pick A"}
+    root = write_snapshot(tmp_path, [foundation_item(i, "Music_AQA") for i in answers])
+    monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_CACHE", str(tmp_path / "cache.sqlite"))
+    monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_RETRY_BASE_SECONDS", "0.01")
+    reply = lambda p: "A" if '"pick A"' in p else "B" if '"pick B"' in p else "no idea"  # noqa: E731
+    with ScriptedJudge(reply=reply) as judge:
+        monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
+        tasks, groups = _load(["airbench_foundation_music_aqa"], root)
+        run_state.current().judge_configured = True
+        (name, task), = tasks.items()
+        raw = {name: defaultdict(list)}
+        for doc in task.test_docs():
+            for metric, value in task.process_results(doc, [answers[int(doc["uniq_id"])]]).items():
+                raw[name][(metric, "none")].append(value)
+        metrics = _aggregate(tasks, groups, raw)[name]
+    assert metrics["gpt_align,none"] == pytest.approx(3 / 6)
+    assert metrics["gpt_align_official,none"] == pytest.approx(3 / 4)
+    assert metrics["gpt_align_judge_failures,none"] == 2

@@ -77,6 +77,7 @@ def process_foundation(doc, results):
             "audio_missing": missing,
         }
         out["gpt_align"] = item
+        out["gpt_align_official"] = item
         out["gpt_align_judge_failures"] = item
     return out
 
@@ -140,6 +141,22 @@ def gpt_align(items):
     run_state.current().report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
     acc = len(right) / len(items)
     run_state.current().report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
+    return acc
+
+
+def gpt_align_official(items):
+    """The official pipeline's accuracy: ``align_in_foundation.py`` writes no answer for a failed judge call,
+    and ``score_foundation.py`` leaves a judge reply without a letter out of the denominator; so here the items
+    the judge could not map (and those without audio) are left out. Beside ``gpt_align``, which counts them
+    wrong."""
+    judged, letters = _aligned_letters(items)
+    mapped = [(item, letter) for item, letter in zip(judged, letters) if letter is not None]
+    if not mapped:
+        log.error("%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
+                  run_state.current().task, len(judged))
+        return float("nan")
+    acc = sum(letter == item["answer"] for item, letter in mapped) / len(mapped)
+    run_state.current().report_stderr("gpt_align_official", _proportion_stderr(acc, len(mapped)))
     return acc
 
 
