@@ -4,6 +4,7 @@ judge a scripted local OpenAI-compatible server (tests/scripted_judge.py)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import sqlite3
@@ -215,6 +216,12 @@ def test_full_groups_on_a_partial_snapshot_with_missing_audio(tiny_qwen2_audio, 
     res = results_json(tmp_path / "out")
     assert {"airbench_foundation", "airbench_foundation_speech", "airbench_chat", "airbench_chat_mixed"} <= set(res["groups"])
     assert "airbench_foundation_music_midi_velocity_analysis" not in res["results"]
+    # the number's row says it averages fewer tasks than the benchmark has
+    assert re.search(r"^\|\s*airbench_foundation \(PARTIAL: 18 of 19 tasks\)\s*\|", proc.stdout, re.M)
+    assert re.search(r"^\|\s*- music \(PARTIAL: 5 of 6 tasks\)\s*\|", proc.stdout, re.M)
+    top = res["groups"]["airbench_foundation"]
+    assert (top["tasks_present,none"], top["tasks_listed,none"]) == (18, 19)
+    assert "tasks_present,none" not in res["groups"]["airbench_chat"]
     assert "Music_Midi_Velocity_Analysis_lm_eval_audio_synthetic is missing" in proc.stderr and "its 6 item(s)" in proc.stderr
     assert f"uniq_id {lid['uniq_id']}: missing audio file" in proc.stderr
     assert f"uniq_id {gender['uniq_id']}: empty audio file" in proc.stderr

@@ -161,3 +161,34 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     assert metrics["gpt_align,none"] == pytest.approx(3 / 6)
     assert metrics["gpt_align_official,none"] == pytest.approx(3 / 4)
     assert metrics["gpt_align_judge_failures,none"] == 2
+
+
+def test_a_partial_snapshot_marks_its_groups_where_the_number_is(tmp_path):
+    """4 of the 19 foundation tasks in the snapshot: the groups' rows say how many tasks they average."""
+    from lm_eval_audio.storage import run_state
+
+    run_state.reset()
+    present = ["Speech_Grounding", "Speaker_Gender_Recognition", "Sound_AQA", "Music_AQA"]
+    root = write_snapshot(tmp_path, [foundation_item(i, n) for i, n in enumerate(present)])
+    tasks, groups = _load(["airbench_foundation"], root)
+    assert len(tasks) == 4
+    raw = {name: defaultdict(list, {("exact_match", "none"): [1.0]}) for name in tasks}
+    metrics = _aggregate(tasks, groups, raw)
+    top = metrics["airbench_foundation"]
+    assert top["alias"] == "airbench_foundation (PARTIAL: 4 of 19 tasks)"
+    assert (top["tasks_present,none"], top["tasks_listed,none"]) == (4, 19)
+    speech = metrics["airbench_foundation_speech"]
+    assert "(PARTIAL: 2 of 9 tasks)" in speech["alias"] and speech["tasks_present,none"] == 2
+    assert metrics["airbench_foundation_sound"]["tasks_listed,none"] == 4
+    run_state.reset()
+
+
+def test_a_complete_snapshot_marks_nothing(foundation):
+    from lm_eval_audio.storage import run_state
+
+    tasks, groups = foundation
+    raw = {name: defaultdict(list, {("exact_match", "none"): [1.0]}) for name in tasks}
+    metrics = _aggregate(tasks, groups, raw)
+    assert metrics["airbench_foundation"]["alias"] == "airbench_foundation"
+    assert "tasks_present,none" not in metrics["airbench_foundation"]
+    assert not run_state.current().data_notes.get("group_absent_tasks")

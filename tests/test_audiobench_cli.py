@@ -201,6 +201,9 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
     assert "wavcaps_test" in proc.stderr and "left out of its group" in proc.stderr
     assert res["lm_eval_audio_data"]["audiobench_absent_datasets"] == {
         "audiobench_wavcaps_test": str(snapshot / "wavcaps_test")}
+    assert re.search(r"^\|\s*audiobench_ac \(PARTIAL: 1 of 2 tasks\)\s*\|", proc.stdout, re.M)
+    ac = res["groups"]["audiobench_ac"]
+    assert (ac["tasks_present,none"], ac["tasks_listed,none"]) == (1, 2)
     assert "AudioBench captioning: meteor, without judge_score" in proc.stderr
     metrics = res["results"]["audiobench_audiocaps_test"]
     assert 0 <= metrics["meteor,none"] <= 1 and "judge_score,none" not in metrics

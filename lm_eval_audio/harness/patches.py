@@ -16,7 +16,8 @@ references, and otherwise calls lm-eval's function with the same arguments:
 * ``lm_eval.tasks._factory``: leaves out of a group a member task whose data is absent from a
   partial snapshot (only our loaders raise the errors marked ``skippable_in_group``);
 * ``lm_eval.api.group``: lets a group average its subgroups instead of its leaf tasks (our
-  YAMLs' ``metadata: {aggregate_over: subgroups}``: AIR-Bench's average of categories);
+  YAMLs' ``metadata: {aggregate_over: subgroups}``: AIR-Bench's average of categories); marks a
+  group that a partial snapshot left with fewer tasks than it lists, in its alias and results;
 * ``lm_eval.evaluator_utils``: tells our tasks' aggregation functions which task they
   aggregate (the judge metrics) and lets them report their own standard errors;
 * ``lm_eval.evaluator``: starts each run with a fresh run state; refuses a credential in our
@@ -225,11 +226,33 @@ def on_api_model(module) -> None:
 # --- lm_eval.api.group ------------------------------------------------------------------
 
 
+def _absent_members(group) -> int:
+    """How many leaf tasks of ``group`` and its subgroups were left out for want of data (recorded as the
+    groups were built, :func:`on_task_factory`)."""
+    counts = run_state.current().data_notes.get("group_absent_tasks", {})
+    own = counts.get(group.name, 0)
+    return own + sum(_absent_members(child) for child in group if hasattr(child, "get_all_tasks"))
+
+
+def _marked_partial(group, metrics: dict) -> dict:
+    """A group of ours averaging fewer tasks than it lists says so where its number is: in its alias, which
+    lm-eval's table prints, and as ``tasks_present`` / ``tasks_listed`` in its results entry."""
+    absent = _absent_members(group)
+    if not absent or not isinstance(metrics, dict):
+        return metrics
+    present = len(group.get_all_tasks())
+    listed = present + absent
+    metrics["alias"] = f"{metrics.get('alias') or group.name} (PARTIAL: {present} of {listed} tasks)"
+    metrics["tasks_present,none"] = present
+    metrics["tasks_listed,none"] = listed
+    return metrics
+
+
 def on_group(module) -> None:
     def make(original):
         def aggregate(self, task_metrics):
             if (getattr(self, "metadata", None) or {}).get("aggregate_over") != "subgroups":
-                return original(self, task_metrics)
+                return _marked_partial(self, original(self, task_metrics))
             import types
 
             # Children are aggregated before parents (bottom-up), so each subgroup's
@@ -238,9 +261,10 @@ def on_group(module) -> None:
             children = [types.SimpleNamespace(task_name=getattr(c, "task_name", None) or c.name) for c in self]
             self.get_all_tasks = lambda recursive=True: children
             try:
-                return original(self, task_metrics)
+                metrics = original(self, task_metrics)
             finally:
                 del self.get_all_tasks
+            return _marked_partial(self, metrics)
 
         return aggregate
 
@@ -277,6 +301,9 @@ def on_task_factory(module) -> None:
                 absent = skipped.pop()
             if not absent:
                 return members
+            group_name = kwargs.get("group_name", args[1] if len(args) > 1 else None)
+            leaves = sum(len(getattr(e, "absent_tasks", [e])) for e in absent)
+            run_state.current().add("group_absent_tasks", str(group_name), leaves)
             kept = [m for m in members if m is not _ABSENT]
             if members and not kept:
                 # A group with no data at all is an error (or, inside a larger group, left out in turn).
