@@ -72,6 +72,11 @@ def test_two_phase_judge_exact_scores_logs_settings_and_no_key(predicted, tmp_pa
         assert foundation["gpt_align"] == pytest.approx(_expected_gpt_align())
         assert foundation["gpt_align_judge_failures"] == 0 and foundation["audio_missing"] == 0
         assert "exact_match" in foundation and "format_followed" in foundation
+        # per audio folder beside the pooled task score, as score_foundation.py prints it
+        folders = res["lm_eval_audio_data"]["airbench_folder_accuracy"]["airbench_sample_foundation"]["gpt_align"]
+        assert sum(f["items"] for f in folders.values()) == N_FOUNDATION and len(folders) > 1
+        pooled = sum(f["accuracy"] * f["items"] for f in folders.values()) / N_FOUNDATION
+        assert pooled == pytest.approx(foundation["gpt_align"])
         # "8 6" in both passes: the model gets 6 (second) then 8 (first); it wins the second pass only.
         first, second = map(float, DEFAULT_PAIR.split())
         assert chat["score"] == pytest.approx((second + first) / 2)

@@ -161,14 +161,15 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     (root / "Foundation" / "Music_AQA_ds" / "clip_2.wav").unlink()
     ok, missing = _load(root, ["Music_AQA"])
     run_state.current().judge_configured = False
+    folder = "Music_AQA_ds"  # score_foundation.py's task_id: <task_name>_<dataset_name>
     assert utils.process_foundation(ok, ["B. no"]) == {
-        "exact_match": 1.0, "format_followed": 1.0, "exact_match_rule_parsed": 1.0, "exact_match_official": 1.0,
-        "audio_missing": 0.0,
+        "exact_match": 1.0, "format_followed": 1.0, "exact_match_rule_parsed": 1.0,
+        "exact_match_official": {"doc_id": ok["doc_id"], "folder": folder, "score": 1.0}, "audio_missing": 0.0,
     }
-    assert utils.process_foundation(ok, ["I think so"])["exact_match_official"] is None  # left out officially
+    assert utils.process_foundation(ok, ["I think so"])["exact_match_official"]["score"] is None  # left out
     assert utils.process_foundation(missing, [""]) == {
-        "exact_match": 0.0, "format_followed": 0.0, "exact_match_rule_parsed": 0.0, "exact_match_official": None,
-        "audio_missing": 1.0,
+        "exact_match": 0.0, "format_followed": 0.0, "exact_match_rule_parsed": 0.0,
+        "exact_match_official": {"doc_id": missing["doc_id"], "folder": folder, "score": None}, "audio_missing": 1.0,
     }
     run_state.current().judge_configured = True
     assert "gpt_align" in utils.process_foundation(ok, ["B"])  # with a judge, the item goes to it

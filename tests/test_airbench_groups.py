@@ -139,15 +139,18 @@ def test_a_judge_endpoint_that_fails_every_seventh_call_changes_no_number(tmp_pa
 
 
 def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, monkeypatch):
-    """Six items whose right option is A: the judge maps three answers to A, one to B, and two to no letter
-    (after its re-asks). gpt_align counts those two wrong; the official scripts leave them out."""
+    """Six items whose right option is A, in two folders: the judge maps three answers to A, one to B, and two
+    to no letter (after its re-asks). gpt_align counts those two wrong; the official scripts leave them out, and
+    score_foundation.py prints each folder's accuracy."""
     from lm_eval_audio.storage import run_state
 
-    answers = {0: "pick A", 1: "pick A", 2: "pick B", 3: "unsure", 4: "unsure", 5: "pick A"}
-    root = write_snapshot(tmp_path, [foundation_item(i, "Music_AQA") for i in answers])
+    run_state.reset()
+    answers = {0: "A.", 1: "A.", 2: "B.", 3: "unsure", 4: "unsure", 5: "A."}
+    items = [foundation_item(i, "Music_AQA", dataset_name="ds1" if i < 3 else "ds2") for i in answers]
+    root = write_snapshot(tmp_path, items)
     monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_CACHE", str(tmp_path / "cache.sqlite"))
     monkeypatch.setenv("LM_EVAL_AUDIO_JUDGE_RETRY_BASE_SECONDS", "0.01")
-    reply = lambda p: "A" if '"pick A"' in p else "B" if '"pick B"' in p else "no idea"  # noqa: E731
+    reply = lambda p: "A" if '"A."' in p else "B" if '"B."' in p else "no idea"  # noqa: E731
     with ScriptedJudge(reply=reply) as judge:
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         tasks, groups = _load(["airbench_foundation_music_aqa"], root)
@@ -160,7 +163,15 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
         metrics = _aggregate(tasks, groups, raw)[name]
     assert metrics["gpt_align,none"] == pytest.approx(3 / 6)
     assert metrics["gpt_align_official,none"] == pytest.approx(3 / 4)
+    assert metrics["exact_match_official,none"] == pytest.approx(3 / 4)  # "unsure" has no letter for the rule either
     assert metrics["gpt_align_judge_failures,none"] == 2
+    folders = run_state.current().data_notes["airbench_folder_accuracy"][name]
+    assert folders["gpt_align"] == {"Music_AQA_ds1": {"items": 3, "scored": 3, "accuracy": pytest.approx(2 / 3)},
+                                    "Music_AQA_ds2": {"items": 3, "scored": 3, "accuracy": pytest.approx(1 / 3)}}
+    for official in ("gpt_align_official", "exact_match_official"):
+        assert folders[official] == {"Music_AQA_ds1": {"items": 3, "scored": 3, "accuracy": pytest.approx(2 / 3)},
+                                     "Music_AQA_ds2": {"items": 3, "scored": 1, "accuracy": 1.0}}
+    run_state.reset()
 
 
 def test_a_partial_snapshot_marks_its_groups_where_the_number_is(tmp_path):

@@ -45,9 +45,11 @@ CHAT = {  # AIR-Bench chat task -> per-document judge score (None: the judge fai
 
 def _airbench_run(folder, model, flip=()):
     """A run over FOUNDATION and CHAT; ``flip``: positions of foundation documents scored the other way."""
-    listed = [(t, v) for t, values in FOUNDATION.items() for v in values]
-    foundation = [({"task_name": t}, {"gpt_align": float(v ^ (i in flip)), "exact_match": 0.0})
-                  for i, (t, v) in enumerate(listed)]
+    # Music_AQA's documents alternate between two audio folders (datasets); the other tasks have one.
+    listed = [(t, f"ds{j % 2}" if t == "Music_AQA" else "ds", v) for t, values in FOUNDATION.items()
+              for j, v in enumerate(values)]
+    foundation = [({"task_name": t, "dataset_name": d}, {"gpt_align": float(v ^ (i in flip)), "exact_match": 0.0})
+                  for i, (t, d, v) in enumerate(listed)]
     chat = [({"task_name": t}, {"score": v}) for t, values in CHAT.items() for v in values]
     mean = sum(v["gpt_align"] for _, v in foundation) / len(foundation)
     return write_run(folder, model, {"airbench_foundation_x": foundation, "airbench_chat_x": chat},
@@ -69,6 +71,10 @@ def test_table3_table5_and_per_task_numbers_are_the_hand_computed_ones(tmp_path)
     assert a["foundation"]["music"]["value"] == pytest.approx(0.25)
     assert a["foundation"]["average"]["value"] == pytest.approx((speech + 1.0 + 0.25) / 3)
     assert a["foundation_tasks"]["Spoken_Language_Identification"]["value"] == pytest.approx(1 / 3)
+    # per audio folder, as score_foundation.py prints them: Music_AQA's [0, 1, 0, 0] split into [0, 0] and [1, 0]
+    assert {f: (e["n"], e["value"]) for f, e in a["foundation_folders"].items() if f.startswith("Music")} == {
+        "Music_AQA_ds0": (2, 0.0), "Music_AQA_ds1": (2, 0.5)}
+    assert a["foundation_folders"]["Audio_Grounding_ds"]["value"] == a["foundation_tasks"]["Audio_Grounding"]["value"]
     # chat: speech/sound/music are item means, mixed the mean of its two tasks, average of the four
     assert a["chat"]["speech"]["value"] == pytest.approx((8 + 6 + 4) / 3)
     assert a["chat"]["sound"]["value"] == pytest.approx(5.0)  # the unjudged item left out
@@ -87,6 +93,7 @@ def test_table3_table5_and_per_task_numbers_are_the_hand_computed_ones(tmp_path)
     row = next(line for line in md.splitlines() if line.startswith("| model-a |"))
     assert f"| {speech * 100:.1f} [" in row and "| 100.0 [100.0, 100.0] |" in row and "| 6.00 [" in row
     assert "| Spoken_Language_Identification | speech | 33.3 [" in md
+    assert "| Music_AQA_ds1 | 50.0 [" in md and "(n=2) |" in md
     assert "Notes:" in md and "model-a: 1 AIR-Bench document(s) without a judge score are left out" in md
     # paired: A minus B on the same 13 documents, one flipped each way
     paired = report["comparison"]["tasks"]["airbench_foundation_x"]

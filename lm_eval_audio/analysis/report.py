@@ -31,7 +31,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from lm_eval_audio.analysis import stats
-from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES
+from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES, folder_of
 from lm_eval_audio.analysis.run_results import (
     JUDGE_METRICS,
     PREFERRED_METRICS,
@@ -57,6 +57,8 @@ class ModelScores:
     # AIR-Bench task name -> document scores
     foundation: dict[str, list[float]] = field(default_factory=dict)
     chat: dict[str, list[float]] = field(default_factory=dict)
+    # AIR-Bench audio folder (<task_name>_<dataset_name>, score_foundation.py's task_id) -> document scores
+    foundation_folders: dict[str, list[float]] = field(default_factory=dict)
     foundation_metric: str | None = None
     # lm-eval task -> (metric, reported value, {document key: score})
     tasks: dict[str, tuple[str | None, float | None, dict]] = field(default_factory=dict)
@@ -125,6 +127,8 @@ def collect(runs: list[Run], wanted: list[str], chosen_by_user: bool = False) ->
                 unscored += 1  # a judge failure: left out, as the benchmark's scores leave it out
                 continue
             target.setdefault(name, []).append(found[1])
+            if target is scores.foundation and doc.get("dataset_name") is not None:
+                scores.foundation_folders.setdefault(folder_of(doc), []).append(found[1])
     if unscored:
         scores.notes.append(f"{run.name}: {unscored} AIR-Bench document(s) without a judge score are left out")
     return scores
@@ -169,6 +173,10 @@ def _estimates(groups: dict[str, list[float]], statistics: dict) -> dict[str, di
             for name, (value, (low, high)) in stats.stratified(groups, statistics).items()}
 
 
+def _per_group_means(groups: dict[str, list[float]]) -> dict[str, dict]:
+    return {g: {"n": len(v), **_estimates({g: v}, {g: lambda s, c, g=g: s[g] / c[g]})[g]} for g, v in groups.items()}
+
+
 def airbench_tables(models: list[ModelScores]) -> dict:
     out = {}
     for m in models:
@@ -176,9 +184,8 @@ def airbench_tables(models: list[ModelScores]) -> dict:
         if m.foundation:
             entry["foundation_metric"] = m.foundation_metric
             entry["foundation"] = _estimates(m.foundation, foundation_statistics(list(m.foundation)))
-            entry["foundation_tasks"] = {
-                t: {"n": len(v), **_estimates({t: v}, {t: lambda s, c, t=t: s[t] / c[t]})[t]}
-                for t, v in m.foundation.items()}
+            entry["foundation_tasks"] = _per_group_means(m.foundation)
+            entry["foundation_folders"] = _per_group_means(m.foundation_folders)
         if m.chat:
             entry["chat"] = _estimates(m.chat, chat_statistics(list(m.chat)))
         if entry:
@@ -258,6 +265,14 @@ def markdown(report: dict) -> str:
             for t in tasks:
                 lines.append(f"| {t} | {_FOUNDATION_TASK[t]} | "
                              + " | ".join(_cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
+            folders = sorted({f for e in air.values() for f in e.get("foundation_folders", {})})
+            lines += ["", "## AIR-Bench foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
+                      "", "A task pools its folders (datasets); the official script prints each. n = documents scored.",
+                      "", "| folder | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+            for f in folders:
+                cells = [air[n].get("foundation_folders", {}).get(f) for n in names]
+                lines.append(f"| {f} | " + " | ".join(f"{_cell(c, 100)} (n={c['n']})" if c else "–" for c in cells)
+                             + " |")
     names = report["models"]
     lines += ["", "## Per task", "", "Headline metric per task, mean over documents [95% bootstrap interval]; "
               "n = documents scored.", "",

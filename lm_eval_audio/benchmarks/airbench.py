@@ -296,6 +296,29 @@ def follows_answer_format(response: str) -> bool:
     return _OPTION_FORMAT.fullmatch((response or "").strip()) is not None
 
 
+def folder_of(doc: dict) -> str:
+    """The audio folder an item comes from, ``<task_name>_<dataset_name>``: the unit ``score_foundation.py``
+    reports an accuracy for (its ``task_id``)."""
+    return f"{doc['task_name']}_{doc['dataset_name']}"
+
+
+def accuracy_by_folder(scores: list[tuple[str, float | None]]) -> dict[str, dict]:
+    """Per folder, from (folder, score) pairs where None is an item left out of the denominator: the accuracy
+    over the rest, how many were scored and how many items the folder has (``score_foundation.py``'s per-task_id
+    ``Sum`` and ``acc``)."""
+    out: dict[str, dict] = {}
+    for folder, score in scores:
+        entry = out.setdefault(folder, {"items": 0, "scored": 0, "correct": 0.0})
+        entry["items"] += 1
+        if score is not None:
+            entry["scored"] += 1
+            entry["correct"] += score
+    for entry in out.values():
+        entry["accuracy"] = entry["correct"] / entry["scored"] if entry["scored"] else None
+        del entry["correct"]
+    return dict(sorted(out.items()))
+
+
 def official_choice(response: str) -> str | None:
     """score_foundation.py's rule: the first character if it is A-D, else the
     second-to-last ("The answer is A."), after stripping and deleting newlines; None

@@ -59,17 +59,21 @@ def process_foundation(doc, results):
     missing = bool(doc["audio_problem"])
     gold = airbench.answer_letter(doc)
     letter = None if missing else airbench.official_choice(response)
+    folder = airbench.folder_of(doc)
     out = {
         "exact_match": float(letter == gold),
         "format_followed": float(not missing and airbench.follows_answer_format(response)),
         "exact_match_rule_parsed": float(letter is not None),
-        "exact_match_official": None if letter is None else float(letter == gold),
+        # None: left out of the official denominator. With the folder, for score_foundation.py's per-folder table.
+        "exact_match_official": {"doc_id": doc["doc_id"], "folder": folder,
+                                 "score": None if letter is None else float(letter == gold)},
         "audio_missing": float(missing),
     }
     if run_state.current().judge_configured:
         item = {
             "doc_id": doc["doc_id"],
             "uniq_id": doc["uniq_id"],
+            "folder": folder,
             "question": doc["question"],
             "choices": airbench.choices_of(doc),
             "response": response,
@@ -110,14 +114,26 @@ def _proportion_stderr(p: float, n: int) -> float | None:
     return math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else None
 
 
-def mean_of_parsed(items):
-    """score_foundation.py's accuracy: unparsed answers left out of the denominator."""
-    parsed = [v for v in items if v is not None]
+def _report_by_folder(metric: str, scores: list[tuple[str, float | None]]) -> None:
+    """The metric per audio folder, as score_foundation.py prints it, into the results JSON
+    (``lm_eval_audio_data.airbench_folder_accuracy.<task>.<metric>``)."""
+    state = run_state.current()
+    by_task = state.data_notes.setdefault("airbench_folder_accuracy", {})
+    by_task.setdefault(state.task, {})[metric] = airbench.accuracy_by_folder(scores)
+
+
+def exact_match_official(items):
+    """score_foundation.py's accuracy: unparsed answers left out of the denominator; per folder beside it."""
+    run_state.current().report_item_scores("exact_match_official", [(i["doc_id"], i["score"]) for i in items])
+    _report_by_folder("exact_match_official", [(i["folder"], i["score"]) for i in items])
+    parsed = [i["score"] for i in items if i["score"] is not None]
     if not parsed:
         log.warning("%s: no answer follows the exact-match rule, so exact_match_official is NaN (0 of %d parsed)",
                     run_state.current().task, len(items))
         return float("nan")
-    return sum(parsed) / len(parsed)
+    acc = sum(parsed) / len(parsed)
+    run_state.current().report_stderr("exact_match_official", _proportion_stderr(acc, len(parsed)))
+    return acc
 
 
 def _aligned_letters(items):
@@ -139,6 +155,7 @@ def gpt_align(items):
     # Missing audio and unmapped responses count as wrong.
     right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
     run_state.current().report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
+    _report_by_folder("gpt_align", [(i["folder"], float(i["doc_id"] in right)) for i in items])
     acc = len(right) / len(items)
     run_state.current().report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
     return acc
@@ -151,6 +168,9 @@ def gpt_align_official(items):
     wrong."""
     judged, letters = _aligned_letters(items)
     mapped = [(item, letter) for item, letter in zip(judged, letters) if letter is not None]
+    _report_by_folder("gpt_align_official", [
+        (item["folder"], None if letter is None else float(letter == item["answer"]))
+        for item, letter in zip(judged, letters)])
     if not mapped:
         log.error("%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
                   run_state.current().task, len(judged))
