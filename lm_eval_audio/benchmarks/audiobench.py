@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.storage import run_state
-from lm_eval_audio.benchmarks.audiobench_templates import POOLS
+from lm_eval_audio.benchmarks.audiobench_templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -307,8 +307,9 @@ def templates_for(dataset: Dataset, mode: PromptMode, seed: int, row: int) -> li
                 f"({dataset.pool}) has templates 0-{len(pool) - 1}"
             )
         return [mode.template]
-    # A string seed is hashed with SHA-512 by `random`: the same draw on every machine and run.
-    return [random.Random(f"{seed}/{dataset.name}/{row}").randrange(len(pool))]
+    # The toolkit's own templates only, as the toolkit draws. A string seed is hashed with SHA-512 by `random`:
+    # the same draw on every machine and run.
+    return [random.Random(f"{seed}/{dataset.name}/{row}").randrange(TOOLKIT_TEMPLATES[dataset.pool])]
 
 
 def chunk_plan(seconds: float | None, chunk: float) -> list[tuple[float, float]] | None:
@@ -404,8 +405,10 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
     if not docs:
         raise AudioBenchDataError(f"{task}: {folder} has no usable item; download AudioLLMs/{dataset.repo} again")
     if dataset.pool is not None:
-        run_state.current().note("audiobench_prompts", task, {"prompt_mode": str(mode), "prompt_seed": seed,
-                                                     "pool": dataset.pool, "templates": len(POOLS[dataset.pool])})
+        drawn_from = TOOLKIT_TEMPLATES[dataset.pool] if mode.kind == "seeded" else len(POOLS[dataset.pool])
+        run_state.current().note("audiobench_prompts", task, {
+            "prompt_mode": str(mode), "prompt_seed": seed, "pool": dataset.pool, "templates": drawn_from,
+            "source": f"{TOOLKIT} (the toolkit's own)" if mode.kind == "seeded" else "the whole pool"})
     elif mode.kind != "seeded":
         log.info("%s asks each item its own instruction; prompt_mode=%s does not apply to it", task, mode)
     if chunked:

@@ -9,7 +9,9 @@ The speech-instruction pool stays at the official 10: those prompts only say "fo
 the instructions in the audio".
 
 A template's index in its pool is its ``template_id`` (``prompt_mode=fixed:K`` pins
-index K). Order is fixed: official (current), official (paper era), ours.
+index K). Order is fixed: official (current), official (paper era), ours. The default draw
+(``prompt_mode=seeded``) is from the current toolkit's block alone, as the toolkit draws: the
+first ``TOOLKIT_TEMPLATES[pool]`` templates. The rest serve ``sweep`` and ``fixed:K``.
 """
 
 from __future__ import annotations
@@ -284,4 +286,10 @@ SOURCES: dict[str, list[tuple[str, list[str]]]] = {
 
 POOLS: dict[str, tuple[str, ...]] = {
     name: tuple(t for _, templates in blocks for t in templates) for name, blocks in SOURCES.items()
+}
+
+TOOLKIT = "AudioLLMs/AudioBench@e991641"
+# How many templates each pool starts with from the current toolkit: the ones a default run draws from.
+TOOLKIT_TEMPLATES: dict[str, int] = {
+    name: len(blocks[0][1]) if blocks[0][0].startswith(TOOLKIT + " ") else 0 for name, blocks in SOURCES.items()
 }
