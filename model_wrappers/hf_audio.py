@@ -318,7 +318,9 @@ class HFAudioLM(LM):
             self.accelerator.wait_for_everyone()
 
     def _split_args(self, index: int, args: tuple) -> _Item:
-        return split_request(index, args, "hf-audio", measure=True, condition=self.audio_condition)
+        heard = self.max_audio_seconds if self.long_audio == "truncate" else None
+        return split_request(index, args, "hf-audio", measure=True, condition=self.audio_condition,
+                             heard_seconds=heard)
 
     # --- processor facts ----------------------------------------------------------------
 

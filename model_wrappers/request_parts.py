@@ -27,10 +27,12 @@ class RequestParts:
 
 
 def split_request(
-    index: int, args: tuple, who: str, measure: bool = False, condition: AudioCondition = FULL
+    index: int, args: tuple, who: str, measure: bool = False, condition: AudioCondition = FULL,
+    heard_seconds: float | None = None,
 ) -> RequestParts:
     """The request's parts, as the model is to hear them under ``condition`` (``audio=``);
-    ``measure`` reads the clips' lengths from their headers."""
+    ``measure`` reads the clips' lengths from their headers; ``heard_seconds``: the wrapper hears only the first
+    so many seconds of a clip (fragments are cut from those)."""
     context, rest = args[0], list(args[1:])
     extra = rest.pop() if rest and isinstance(rest[-1], dict) and ("audio" in rest[-1] or "visual" in rest[-1]) else None
     second = rest[0] if rest else None
@@ -56,7 +58,7 @@ def split_request(
     if refs and condition.kind == "none":
         return RequestParts(index, without_audio(context), second)
     if condition.changes_samples:
-        refs = [mark(r, condition) for r in refs]
+        refs = [mark(r, condition, heard_seconds) for r in refs]
     seconds = 0.0
     if measure:
         from lm_eval_audio.audio import decoding as audio_io

@@ -219,3 +219,28 @@ def test_cli_records_the_condition_and_keeps_cached_answers_apart(tmp_path):
     (samples_file,) = folder.glob("samples_airbench_sample_foundation_*.jsonl")
     samples = [json.loads(line) for line in samples_file.read_text().splitlines()]
     assert len(samples) == 4 and {s["audio_condition"] for s in samples} == {"none"}
+
+
+def test_fragments_of_a_long_clip_are_cut_from_what_the_full_run_hears(tiny_qwen2_audio, tmp_path):
+    """A 120-s clip, of which hf-audio hears the first 30 s (its processor's window, long_audio=truncate):
+    every fragment lies inside those 30 s, and together they tile them. With long_audio=chunk the whole
+    clip is heard, so its fragments tile the whole clip."""
+    import soundfile as sf
+
+    from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+
+    path = tmp_path / "long.wav"
+    whole = (np.arange(120 * 16000) % 1000 / 1000 - 0.5).astype(np.float32) * 0.5  # every sample tells its place
+    sf.write(path, whole, 16000, subtype="FLOAT")
+    for policy, heard in (("truncate", 30 * 16000), ("chunk", len(whole))):
+        pieces = []
+        for k in range(1, 5):
+            lm = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", audio=f"fragment:4:{k}",
+                           long_audio=policy)
+            item = lm._split_args(0, ("<audio>What is it?", GREEDY, {"audio": [str(path)]}))
+            (chunks,) = [lm._clip(ref) for ref in item.refs]
+            pieces.append(np.concatenate(chunks))
+            first, last = fragment_bounds(heard, 4, k)
+            np.testing.assert_array_equal(pieces[-1], whole[first:last])
+            assert audio_io.duration_seconds(item.refs[0]) == pytest.approx(heard / 16000 / 4)
+        np.testing.assert_array_equal(np.concatenate(pieces), whole[:heard])  # nothing outside, nothing lost

@@ -10,7 +10,8 @@ The conditions of arXiv 2604.24401 (docs/DIAGNOSTICS.md), applied where the wrap
 a request (``model_wrappers.request_parts.split_request``): ``none`` drops the references and the
 ``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio.decoding`` applies
 the mark to the decoded samples, after the reference's own time slice and before a
-wrapper's long-audio policy. The mark is part of the audio's content digest, so
+wrapper's long-audio policy; a fragment is a slice of what the model hears under ``full``
+(the first 30 s of a longer clip where the wrapper truncates to a 30-s window). The mark is part of the audio's content digest, so
 ``--use_cache`` and the transcript cache never hand one condition's answer to another.
 """
 
@@ -68,9 +69,14 @@ def parse(value, who: str = "audio") -> AudioCondition:
     raise ValueError(f"{who}: audio={value!r} is not a condition; {HOW}")
 
 
-def mark(ref, condition: AudioCondition) -> dict:
-    """The reference with the condition attached (decoding applies it)."""
-    return {**normalize(ref), "condition": condition.label}
+def mark(ref, condition: AudioCondition, heard_seconds: float | None = None) -> dict:
+    """The reference with the condition attached (decoding applies it). ``heard_seconds``: how much of the clip
+    the model hears under ``full`` (a wrapper that truncates long clips to its window), so that fragments are
+    cut from that, not from audio the ``full`` run never heard."""
+    marked = {**normalize(ref), "condition": condition.label}
+    if heard_seconds and condition.kind == "fragment":
+        marked["heard_seconds"] = float(heard_seconds)
+    return marked
 
 
 def strip_markers(text: str) -> str:
@@ -116,6 +122,8 @@ def transform(samples: np.ndarray, sampling_rate: int, label: str, ref) -> np.nd
         rng = np.random.default_rng(NOISE_SEED)
         return (rng.standard_normal(len(samples)) * NOISE_RMS).astype(np.float32)
     if condition.kind == "fragment":
+        if ref.get("heard_seconds"):
+            samples = samples[: int(round(float(ref["heard_seconds"]) * sampling_rate))]
         first, last = fragment_bounds(len(samples), condition.n, condition.k)
         if last <= first:
             raise AudioError(

@@ -174,7 +174,10 @@ def duration_seconds(ref) -> float:
     if ref.get("condition", "").startswith("fragment:"):
         from lm_eval_audio.audio.conditions import parse
 
-        return _whole_seconds(ref) / parse(ref["condition"]).n
+        heard = _whole_seconds(ref)
+        if ref.get("heard_seconds"):
+            heard = min(heard, float(ref["heard_seconds"]))
+        return heard / parse(ref["condition"]).n
     return _whole_seconds(ref)
 
 
