@@ -33,9 +33,32 @@ def test_measures_and_class_counts_on_constructed_outcomes():
     r = diagnose_task("t", "acc", {"full": full, "none": none, "fragment:2:1": frag1, "fragment:2:2": frag2}, 2, 0.5)
     assert (r.n, r.acc_full, r.acc_none) == (10, 0.6, 0.3)
     assert r.r_tp == pytest.approx(0.5)
-    assert r.acc_fragments == [0.2, 0.2] and r.retention == pytest.approx(0.2 / 0.6)
+    assert r.acc_fragments == {2: [0.2, 0.2]} and r.retention[2] == pytest.approx(0.2 / 0.6)
     # TS: 0,1   FS: 2,3   XS: 4,5   AH: 8   UN: 6,7,9
     assert r.classes == {"TS": 2, "FS": 2, "XS": 2, "AH": 1, "UN": 3} and r.unscored == 0
+    assert r.xs_share == pytest.approx(0.5)
+
+
+def test_fs_and_xs_over_all_fourteen_fragments_of_n_2_to_5():
+    """The paper's definition: FS if right under any fragment of any N in {2, 3, 4, 5}, XS only if wrong under
+    all 14. Twelve documents right with the clip and wrong without: doc d < 11 is right under exactly one
+    fragment (a different one each), doc 11 under none. With N = 4 alone, the documents whose one
+    right fragment is not among N = 4's would wrongly count as XS."""
+    labels = [(n, k) for n in (2, 3, 4, 5) for k in range(1, n + 1)]
+    docs = range(12)
+    scores = {"full": dict.fromkeys(docs, 1.0), "none": dict.fromkeys(docs, 0.0)}
+    right_under = {d: labels[d] for d in range(11)}  # doc 11: none
+    for n, k in labels:
+        scores[f"fragment:{n}:{k}"] = {d: float(right_under.get(d) == (n, k)) for d in docs}
+    r = diagnose_task("t", "acc", scores, [2, 3, 4, 5], 0.5)
+    assert r.classes == {"TS": 0, "FS": 11, "XS": 1, "AH": 0, "UN": 0} and r.xs_share == pytest.approx(1 / 12)
+    # R_N per N: the N fragments' mean accuracy over Acc_full (1.0): N = 2 holds docs 0-1, 3 holds 2-4, ...
+    assert r.retention == {n: pytest.approx(n / 12 / n) if n < 5 else pytest.approx(2 / 12 / 5) for n in (2, 3, 4, 5)}
+    only_4 = diagnose_task("t", "acc", {label: v for label, v in scores.items()
+                                        if not label.startswith("fragment:") or label.startswith("fragment:4:")}, 4, 0.5)
+    assert only_4.classes["FS"] == 4 and only_4.classes["XS"] == 8  # one N counts more XS
+    assert "N = 2, 3, 4, 5: 14 fragment runs" in table([r], [2, 3, 4, 5])
+    assert "the paper's FS and XS use N = 2, 3, 4 and 5" in table([only_4], 4)
 
 
 def test_judge_scores_are_thresholded_and_unscored_documents_counted_apart():
@@ -80,7 +103,8 @@ def test_the_task_score_is_the_first_metric_with_per_document_values():
     (row,) = diagnose_runs(runs, 1, ["exact_match"])
     assert row.metric == "exact_match" and row.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 0, "UN": 1}
     text = table([row], 1)
-    assert "| t | exact_match (>= 0.5) | 3 | 0.667 | 0.333 | 0.500 | 0.667 | 1.000 | 1 | 1 | 0 | 0 | 1 | 0 |" in text
+    assert "| t | exact_match (>= 0.5) | 3 | 0.667 | 0.333 | 0.500 | 0.667 | 1.000 | 1 | 1 | 0 | 0 | 1 | 0 | 0.000 |" \
+        in text
 
 
 def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong():
@@ -97,7 +121,7 @@ def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong
     runs["none"]["lm_eval_audio_data"] = {"failed_requests": {"t/doc 3": ["openai-audio: HTTP 500"]},
                                           "failed_request_counts": {"t": 1}}
     (row,) = diagnose_runs(runs, 1, ["exact_match"])
-    assert (row.acc_full, row.acc_none, row.acc_fragments) == (0.75, 0.25, [0.5])
+    assert (row.acc_full, row.acc_none, row.acc_fragments) == (0.75, 0.25, {1: [0.5]})
     assert row.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 0, "UN": 0} and row.unscored == 2
     assert "requests that failed for good: 1 under audio=none" in row.note
     assert "1 document(s) without audio (audio_missing): unscored in the classes" in row.note
@@ -236,4 +260,4 @@ def test_a_fragment_without_score_leaves_unscored_only_the_documents_whose_class
     frag2 = {0: None, 1: None, 2: None, 3: None}
     r = diagnose_task("t", "acc", {"full": full, "none": none, "fragment:2:1": frag1, "fragment:2:2": frag2}, 2, 0.5)
     assert r.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 1, "UN": 0} and r.unscored == 1
-    assert r.acc_fragments == [0.25, None] and r.retention is None
+    assert r.acc_fragments == {2: [0.25, None]} and r.retention == {2: None}

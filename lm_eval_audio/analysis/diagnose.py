@@ -2,9 +2,10 @@
 
     lm-eval-audio diagnose --model cascade --tasks airbench_sample
     lm-eval-audio diagnose --model hf-audio --model_args pretrained=Qwen/Qwen2-Audio-7B-Instruct \\
-        --tasks airbench_foundation --fragments 4 --output_path diagnose
+        --tasks airbench_foundation --output_path diagnose
 
-One model, loaded once, is evaluated under ``audio=full``, ``audio=none`` and
+One model, loaded once, is evaluated under ``audio=full``, ``audio=none`` and, for each N of
+``--fragments`` (the paper's 2, 3, 4 and 5 by default: 14 fragment runs),
 ``audio=fragment:N:1`` .. ``fragment:N:N`` (``lm_eval_audio.audio.conditions``), each run
 saved as ``lm_eval --output_path ... --log_samples`` would save it and keyed apart in one
 request cache (``--use_cache``, on by default), so a re-run, or one with more fragments,
@@ -13,10 +14,11 @@ gives the definitions):
 
 * Acc_full, Acc_none and R_TP = Acc_none / Acc_full, the share of the score the text prior
   alone keeps;
-* the accuracy under each of the N fragments, and the retention R_N = their mean / Acc_full;
+* the accuracy under each fragment, and per N the retention R_N = the mean over its N fragments / Acc_full;
 * each document's class: TS (right with and without the audio), FS (right, wrong without
-  audio, right with some fragment), XS (right, wrong without audio and with every fragment),
-  AH (wrong, but right without the audio), UN (wrong with and without).
+  audio, right with some fragment of some N), XS (right, wrong without audio and with every
+  fragment of every N), AH (wrong, but right without the audio), UN (wrong with and without);
+  and XS / (FS + XS), the share of the audio-dependent documents that need the whole clip.
 
 A document is "right" when its score reaches the metric's threshold: 0.5 for scores that are
 0 or 1 (accuracies), ``THRESHOLDS`` for graded scores, or ``--threshold``. A document left
@@ -47,7 +49,7 @@ from lm_eval_audio.analysis.run_results import (
 
 log = logging.getLogger("lm_eval.audio.diagnose")
 
-DEFAULT_FRAGMENTS = 4
+DEFAULT_FRAGMENTS = (2, 3, 4, 5)  # the paper's: FS and XS are defined over all 14 fragments
 # The first of these that a task reports (with a number, and per document) is its score.
 # "Right" for a graded score: AIR-Bench chat 1-10 (mean of the two judge passes), AudioBench's
 # 0-100 judge (rubric 3 of 5 and above; the binary judges give 0 or 100), METEOR 0-1.
@@ -56,8 +58,23 @@ BINARY_THRESHOLD = 0.5  # scores that are 0 or 1
 CLASSES = ("TS", "FS", "XS", "AH", "UN")
 
 
-def condition_labels(n_fragments: int) -> list[str]:
-    return ["full", "none", *(f"fragment:{n_fragments}:{k}" for k in range(1, n_fragments + 1))]
+def fragment_counts(value) -> list[int]:
+    """``--fragments``: one N or several ("2,3,4,5"), each at least 1; sorted, without repeats."""
+    if isinstance(value, int):
+        return [value]
+    if not isinstance(value, str):
+        return sorted(set(value))
+    try:
+        ns = sorted({int(n) for n in value.split(",") if n.strip()})
+    except ValueError:
+        ns = []
+    if not ns or ns[0] < 1:
+        raise ValueError(f"--fragments {value!r}: give numbers of slices of at least 1, e.g. 4 or 2,3,4,5")
+    return ns
+
+
+def condition_labels(fragments) -> list[str]:
+    return ["full", "none", *(f"fragment:{n}:{k}" for n in fragment_counts(fragments) for k in range(1, n + 1))]
 
 
 def item_class(full: bool, none: bool, fragments: list[bool]) -> str:
@@ -86,23 +103,26 @@ class TaskDiagnosis:
     acc_full: float | None = None
     acc_none: float | None = None
     r_tp: float | None = None
-    acc_fragments: list = field(default_factory=list)
-    retention: float | None = None
+    acc_fragments: dict = field(default_factory=dict)  # N -> the accuracy under each of its N fragments
+    retention: dict = field(default_factory=dict)  # N -> R_N
     classes: dict = field(default_factory=dict)
     unscored: int = 0
+    xs_share: float | None = None  # XS / (FS + XS)
     note: str | None = None
 
 
-def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | None]], n_fragments: int,
+def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | None]], fragments,
                   threshold: float, unscorable: dict[str, set[int]] | None = None) -> TaskDiagnosis:
     """The measures of one task from its per-document scores under each condition;
     ``unscorable`` (label -> documents) are left out of the classes under that condition
     (requests that failed for good, missing audio), not of the accuracies."""
     unscorable = unscorable or {}
-    labels = condition_labels(n_fragments)
+    ns = fragment_counts(fragments)
+    labels = condition_labels(ns)
     acc = {label: _mean(scores.get(label, {}).values()) for label in labels}
-    fragments = [acc[label] for label in labels[2:]]
-    fragment_mean = _mean(fragments) if all(a is not None for a in fragments) else None
+    per_n = {n: [acc[f"fragment:{n}:{k}"] for k in range(1, n + 1)] for n in ns}
+    retention = {n: _ratio(_mean(accs), acc["full"]) if all(a is not None for a in accs) else None
+                 for n, accs in per_n.items()}
     classes = dict.fromkeys(CLASSES, 0)
     unscored = 0
     for doc in sorted(scores["full"]):
@@ -118,9 +138,10 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
             unscored += 1
             continue
         classes[item_class(right_full, right_none, heard)] += 1
+    dependent = classes["FS"] + classes["XS"]
     return TaskDiagnosis(
         task, metric, threshold, len(scores["full"]), acc["full"], acc["none"], _ratio(acc["none"], acc["full"]),
-        fragments, _ratio(fragment_mean, acc["full"]), classes, unscored,
+        per_n, retention, classes, unscored, classes["XS"] / dependent if dependent else None,
     )
 
 
@@ -137,7 +158,7 @@ def threshold_for(metric: str, values, given: float | None) -> float:
     )
 
 
-def diagnose_runs(per_condition: dict[str, dict], n_fragments: int, wanted: list[str],
+def diagnose_runs(per_condition: dict[str, dict], fragments, wanted: list[str],
                   threshold: float | None = None, chosen_by_user: bool = False) -> list[TaskDiagnosis]:
     """Every task of the runs (condition label -> lm-eval's results with ``samples``)."""
     full = per_condition["full"]
@@ -160,7 +181,7 @@ def diagnose_runs(per_condition: dict[str, dict], n_fragments: int, wanted: list
         missing = {doc for doc, v in (item_scores(samples, "audio_missing") or {}).items() if v}
         for docs in unscorable.values():
             docs |= missing
-        row = diagnose_task(task, metric, scores, n_fragments, threshold_for(metric, scores["full"].values(), threshold),
+        row = diagnose_task(task, metric, scores, fragments, threshold_for(metric, scores["full"].values(), threshold),
                             unscorable)
         if empty:
             empty = f"no per-document {metric} under audio={', '.join(empty)} (see that run's log); its documents are unscored"
@@ -181,9 +202,12 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
-    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", "R_TP",
-            *(f"frag {k}/{n_fragments}" for k in range(1, n_fragments + 1)), f"R_{n_fragments}", *CLASSES, "unscored"]
+def table(rows: list[TaskDiagnosis], fragments) -> str:
+    ns = fragment_counts(fragments)
+    # One N: each fragment's accuracy, then R_N; several: R_N per N (every fragment's accuracy is in the JSON).
+    per_fragment = [f"frag {k}/{ns[0]}" for k in range(1, ns[0] + 1)] if len(ns) == 1 else []
+    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", "R_TP", *per_fragment,
+            *(f"R_{n}" for n in ns), *CLASSES, "unscored", "XS/(FS+XS)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes = []
     for r in rows:
@@ -192,22 +216,27 @@ def table(rows: list[TaskDiagnosis], n_fragments: int) -> str:
             continue
         if r.note:
             notes.append(f"- {r.task}: {r.note}")
+        fragment_cells = map(_fmt, r.acc_fragments[ns[0]]) if per_fragment else []
         cells = [r.task, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
-                 _fmt(r.r_tp), *map(_fmt, r.acc_fragments), _fmt(r.retention),
-                 *(str(r.classes[c]) for c in CLASSES), str(r.unscored)]
+                 _fmt(r.r_tp), *fragment_cells, *(_fmt(r.retention[n]) for n in ns),
+                 *(str(r.classes[c]) for c in CLASSES), str(r.unscored), _fmt(r.xs_share)]
         lines.append("| " + " | ".join(cells) + " |")
+    over = f"N = {', '.join(map(str, ns))}: {sum(ns)} fragment runs" + (
+        "" if ns == list(DEFAULT_FRAGMENTS) else f" (the paper's FS and XS use N = 2, 3, 4 and 5: "
+                                                 f"--fragments {','.join(map(str, DEFAULT_FRAGMENTS))})")
     legend = (
         "\nR_TP = Acc_none / Acc_full (the text prior's share of the score); "
-        f"R_{n_fragments} = mean fragment accuracy / Acc_full. Classes per document: TS right with and without audio; "
-        "FS right, wrong without audio, right with some fragment; XS right, wrong without audio and with every "
-        "fragment; AH wrong, right without audio; UN wrong with and without. Unscored: no score under full or none, "
-        "or under the fragments its class depends on (a judge failure, missing audio, a request that failed for "
-        "good); not counted as wrong."
+        "R_N = mean accuracy over the N fragments of the clip / Acc_full. Classes per document: TS right with and "
+        "without audio; FS right, wrong without audio, right with some fragment; XS right, wrong without audio and "
+        f"with every fragment ({over}); AH wrong, right without audio; UN wrong with and without. "
+        "XS/(FS+XS): the share of the documents that need the audio which need the whole clip. Unscored: no score "
+        "under full or none, or under the fragments its class depends on (a judge failure, missing audio, a request "
+        "that failed for good); not counted as wrong."
     )
     return "\n".join(lines + notes) + "\n" + legend + "\n"
 
 
-def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
+def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -216,13 +245,17 @@ def plot(rows: list[TaskDiagnosis], n_fragments: int, path: str) -> None:
 
     rows = [r for r in rows if r.metric is not None]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 1.8 + 0.6 * max(len(rows), 1)))
-    labels = ["full", "none", *(f"fragment {k}/{n_fragments}" for k in range(1, n_fragments + 1))]
+    ns = fragment_counts(fragments)
+    labels = ["full", "none", *(f"mean of the {n} fragments" for n in ns)]
     y = np.arange(len(rows))
     height = 0.8 / len(labels)
+
+    def bars(r):
+        means = [_mean(r.acc_fragments[n]) if None not in r.acc_fragments[n] else None for n in ns]
+        return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *means]]
+
     for i, label in enumerate(labels):
-        values = [np.nan if ([r.acc_full, r.acc_none] + r.acc_fragments)[i] is None
-                  else ([r.acc_full, r.acc_none] + r.acc_fragments)[i] for r in rows]
-        left.barh(y + i * height, values, height, label=label)
+        left.barh(y + i * height, [bars(r)[i] for r in rows], height, label=label)
     left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
     left.invert_yaxis()
     left.set_xlabel("score under each condition")
@@ -305,12 +338,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="lm-eval-audio diagnose",
         description="Text-prior and audio-reliance diagnostics: one model under audio=full, none and "
-                    "fragment:N:1..N; per task Acc_full, Acc_none, R_TP, R_N and the TS/FS/XS/AH/UN counts.",
+                    "fragment:N:1..N for each N; per task Acc_full, Acc_none, R_TP, R_N and the TS/FS/XS/AH/UN "
+                    "counts.",
     )
     p.add_argument("--model", required=True, help="hf-audio, openai-audio or cascade")
     p.add_argument("--model_args", default="", help="as for lm_eval, without audio=")
     p.add_argument("--tasks", required=True, help="comma-separated tasks or groups, as for lm_eval")
-    p.add_argument("--fragments", type=int, default=DEFAULT_FRAGMENTS, help="N, the number of equal slices (default 4)")
+    p.add_argument("--fragments", default=",".join(map(str, DEFAULT_FRAGMENTS)),
+                   help="N, the number of equal slices, or several: 2,3,4,5 (the default, the paper's: FS and XS "
+                        "over all 14 fragments)")
     p.add_argument("--output_path", default="results", help="where each condition's results and the report go")
     p.add_argument("--use_cache", default=None,
                    help="lm-eval request cache (default: <output_path>/<model>/request_cache/<hash of the model "
@@ -335,8 +371,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    if args.fragments < 1:
-        raise SystemExit("diagnose: --fragments must be at least 1")
+    try:
+        args.fragments = fragment_counts(args.fragments)
+    except ValueError as e:
+        raise SystemExit(f"diagnose: {e}") from None
     if args.limit is not None and args.limit >= 1:
         args.limit = int(args.limit)
     from lm_eval_audio.harness import startup
