@@ -261,3 +261,56 @@ def test_a_fragment_without_score_leaves_unscored_only_the_documents_whose_class
     r = diagnose_task("t", "acc", {"full": full, "none": none, "fragment:2:1": frag1, "fragment:2:2": frag2}, 2, 0.5)
     assert r.classes == {"TS": 1, "FS": 1, "XS": 0, "AH": 1, "UN": 0} and r.unscored == 1
     assert r.acc_fragments == {2: [0.25, None]} and r.retention == {2: None}
+
+
+def test_the_text_backbone_gets_each_request_without_its_audio():
+    from lm_eval.api.instance import Instance
+    from lm_eval.api.model import LM
+
+    from lm_eval_audio.analysis.text_backbone import TextPromptsOnly
+
+    class Recorder(LM):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def generate_until(self, requests, disable_tqdm=False):
+            self.seen += [r.args for r in requests]
+            return ["B"] * len(requests)
+
+        def loglikelihood(self, requests, disable_tqdm=False):
+            self.seen += [r.args for r in requests]
+            return [(-1.0, True)] * len(requests)
+
+        def loglikelihood_rolling(self, requests, disable_tqdm=False):
+            raise AssertionError("not used")
+
+    inner = Recorder()
+    gen = {"until": ["\n"], "max_gen_toks": 8}
+    requests = [Instance("generate_until", {}, ("<audio>\nWhich sound is it?\nA. dog", gen, {"audio": ["a.wav"]}), 0),
+                Instance("loglikelihood", {}, ("Question <audio> here?", " yes", {"audio": ["b.wav"]}), 1)]
+    backbone = TextPromptsOnly(inner)
+    assert backbone.generate_until(requests[:1]) == ["B"] and backbone.loglikelihood(requests[1:]) == [(-1.0, True)]
+    assert inner.seen == [("Which sound is it?\nA. dog", gen), ("Question here?", " yes")]
+    assert requests[0].args[2] == {"audio": ["a.wav"]}  # the task's own instance is left as it was
+
+
+def test_cli_diagnose_with_the_text_backbone(tiny_gemma_text, tmp_path):
+    """openai-audio as the audio model (the known listener), a tiny hf text model as its backbone: the backbone
+    runs on the same documents, saved as its own run, and its score is the Acc_TB column."""
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",),
+                       reply_for=lambda body: _listener(_heard_seconds(body))) as server:
+        proc = run_cli(["lm-eval-audio", "diagnose", "--model", "openai-audio", "--model_args", "model=served-audio-lm",
+                        "--tasks", "airbench_sample_foundation", "--fragments", "1", "--metric", "exact_match",
+                        "--limit", "6", "--gen_kwargs", "max_gen_toks=4",
+                        "--text_backbone", f"pretrained={tiny_gemma_text},dtype=float32", "--device", "cpu",
+                        "--output_path", str(tmp_path / "out")],
+                       env_extra={"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": ""})
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert "| task | metric (right if >=) | n | Acc_full | Acc_none | Acc_TB | R_TP |" in proc.stdout
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("| airbench_sample_foundation |"))
+    acc_tb = row.strip("|").split("|")[5].strip()
+    (folder,) = [p for p in (tmp_path / "out").iterdir() if p.name.endswith("__text-backbone")]
+    (results,) = [json.loads(p.read_text()) for p in folder.glob("results_*.json")]
+    assert acc_tb == f"{results['results']['airbench_sample_foundation']['exact_match,none']:.3f}"
+    assert results["n-samples"]["airbench_sample_foundation"]["effective"] == 6

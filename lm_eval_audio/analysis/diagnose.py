@@ -13,7 +13,8 @@ asks the model only for what is new. Per task it reports (arXiv 2604.24401; docs
 gives the definitions):
 
 * Acc_full, Acc_none and R_TP = Acc_none / Acc_full, the share of the score the text prior
-  alone keeps;
+  alone keeps; with ``--text_backbone``, Acc_TB, the score of the model's text LLM on the same
+  prompts (``lm_eval_audio.analysis.text_backbone``);
 * the accuracy under each fragment, and per N the retention R_N = the mean over its N fragments / Acc_full;
 * each document's class: TS (right with and without the audio), FS (right, wrong without
   audio, right with some fragment of some N), XS (right, wrong without audio and with every
@@ -38,6 +39,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 
+from lm_eval_audio.analysis import text_backbone
 from lm_eval_audio.audio.conditions import parse
 from lm_eval_audio.analysis.run_results import (
     PREFERRED_METRICS,
@@ -102,6 +104,7 @@ class TaskDiagnosis:
     n: int = 0
     acc_full: float | None = None
     acc_none: float | None = None
+    acc_text_backbone: float | None = None  # the text LLM alone on the same prompts (--text_backbone)
     r_tp: float | None = None
     acc_fragments: dict = field(default_factory=dict)  # N -> the accuracy under each of its N fragments
     retention: dict = field(default_factory=dict)  # N -> R_N
@@ -140,8 +143,10 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
         classes[item_class(right_full, right_none, heard)] += 1
     dependent = classes["FS"] + classes["XS"]
     return TaskDiagnosis(
-        task, metric, threshold, len(scores["full"]), acc["full"], acc["none"], _ratio(acc["none"], acc["full"]),
-        per_n, retention, classes, unscored, classes["XS"] / dependent if dependent else None,
+        task, metric, threshold, len(scores["full"]), acc["full"], acc["none"],
+        _mean(scores[text_backbone.LABEL].values()) if text_backbone.LABEL in scores else None,
+        _ratio(acc["none"], acc["full"]), per_n, retention, classes, unscored,
+        classes["XS"] / dependent if dependent else None,
     )
 
 
@@ -204,9 +209,11 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 
 def table(rows: list[TaskDiagnosis], fragments) -> str:
     ns = fragment_counts(fragments)
+    with_backbone = any(r.acc_text_backbone is not None for r in rows)
     # One N: each fragment's accuracy, then R_N; several: R_N per N (every fragment's accuracy is in the JSON).
     per_fragment = [f"frag {k}/{ns[0]}" for k in range(1, ns[0] + 1)] if len(ns) == 1 else []
-    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", "R_TP", *per_fragment,
+    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", *(["Acc_TB"] if with_backbone else []),
+            "R_TP", *per_fragment,
             *(f"R_{n}" for n in ns), *CLASSES, "unscored", "XS/(FS+XS)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     notes = []
@@ -218,7 +225,8 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
             notes.append(f"- {r.task}: {r.note}")
         fragment_cells = map(_fmt, r.acc_fragments[ns[0]]) if per_fragment else []
         cells = [r.task, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
-                 _fmt(r.r_tp), *fragment_cells, *(_fmt(r.retention[n]) for n in ns),
+                 *([_fmt(r.acc_text_backbone)] if with_backbone else []), _fmt(r.r_tp), *fragment_cells,
+                 *(_fmt(r.retention[n]) for n in ns),
                  *(str(r.classes[c]) for c in CLASSES), str(r.unscored), _fmt(r.xs_share)]
         lines.append("| " + " | ".join(cells) + " |")
     over = f"N = {', '.join(map(str, ns))}: {sum(ns)} fragment runs" + (
@@ -226,7 +234,8 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
                                                  f"--fragments {','.join(map(str, DEFAULT_FRAGMENTS))})")
     legend = (
         "\nR_TP = Acc_none / Acc_full (the text prior's share of the score); "
-        "R_N = mean accuracy over the N fragments of the clip / Acc_full. Classes per document: TS right with and "
+        + ("Acc_TB: the model's text LLM alone, given the same prompts without the audio; " if with_backbone else "")
+        + "R_N = mean accuracy over the N fragments of the clip / Acc_full. Classes per document: TS right with and "
         "without audio; FS right, wrong without audio, right with some fragment; XS right, wrong without audio and "
         f"with every fragment ({over}); AH wrong, right without audio; UN wrong with and without. "
         "XS/(FS+XS): the share of the documents that need the audio which need the whole clip. Unscored: no score "
@@ -246,13 +255,16 @@ def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
     rows = [r for r in rows if r.metric is not None]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 1.8 + 0.6 * max(len(rows), 1)))
     ns = fragment_counts(fragments)
-    labels = ["full", "none", *(f"mean of the {n} fragments" for n in ns)]
+    with_backbone = any(r.acc_text_backbone is not None for r in rows)
+    labels = ["full", "none", *(["text backbone"] if with_backbone else []),
+              *(f"mean of the {n} fragments" for n in ns)]
     y = np.arange(len(rows))
     height = 0.8 / len(labels)
 
     def bars(r):
         means = [_mean(r.acc_fragments[n]) if None not in r.acc_fragments[n] else None for n in ns]
-        return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *means]]
+        backbone = [r.acc_text_backbone] if with_backbone else []
+        return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *backbone, *means]]
 
     for i, label in enumerate(labels):
         left.barh(y + i * height, [bars(r)[i] for r in rows], height, label=label)
@@ -308,29 +320,44 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     os.makedirs(os.path.dirname(os.path.abspath(cache)), exist_ok=True)
     task_manager = TaskManager(include_path=args.include_path, metadata=given | metadata)
     tasks = [t for t in args.tasks.split(",") if t]
-    per_condition = {}
-    for label in condition_labels(args.fragments):
-        lm.audio_condition = parse(label)
-        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)
-        log.info("diagnose: audio=%s", label)
+
+    def run(model, model_name: str, source: str, run_args: str, use_cache: str | None) -> dict:
+        """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it."""
         tracker = EvaluationTracker(output_path=args.output_path)
         results = simple_evaluate(
-            model=lm, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=cache, log_samples=True,
+            model=model, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=use_cache, log_samples=True,
             evaluation_tracker=tracker, task_manager=task_manager, metadata=metadata,
             batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
             apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
         )
         # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would.
         config = tracker.general_config_tracker
-        config.model_source = args.model
-        config.model_name = results_folder_name(args.model, run_args, default_name)
-        config.model_name_sanitized = sanitize_model_name(config.model_name)
-        results["config"]["model"] = args.model
+        config.model_source = source
+        config.model_name = model_name
+        config.model_name_sanitized = sanitize_model_name(model_name)
+        results["config"]["model"] = source
         samples = results.pop("samples")
         tracker.save_results_aggregated(results=results, samples=samples)
         for task in results["configs"]:
             tracker.save_results_samples(task_name=task, samples=samples[task])
-        per_condition[label] = {**results, "samples": samples, "date_id": tracker.date_id}
+        return {**results, "samples": samples, "date_id": tracker.date_id}
+
+    per_condition = {}
+    for label in condition_labels(args.fragments):
+        lm.audio_condition = parse(label)
+        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)
+        log.info("diagnose: audio=%s", label)
+        per_condition[label] = run(lm, results_folder_name(args.model, run_args, default_name), args.model, run_args,
+                                   cache)
+    if args.text_backbone is not None:
+        log.info("diagnose: the text backbone, %s %s, on the same prompts without the audio",
+                 args.text_backbone_model, args.text_backbone)
+        backbone = get_model(args.text_backbone_model).create_from_arg_string(
+            args.text_backbone, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
+        name = GeneralConfigTracker._get_model_name(args.text_backbone) or args.text_backbone_model
+        # No request cache: lm-eval's key would hash the audio references, which this model never reads.
+        per_condition[text_backbone.LABEL] = run(text_backbone.TextPromptsOnly(backbone), f"{name}__text-backbone",
+                                                 args.text_backbone_model, args.text_backbone, None)
     return per_condition, os.path.join(args.output_path, base_name)
 
 
@@ -347,6 +374,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fragments", default=",".join(map(str, DEFAULT_FRAGMENTS)),
                    help="N, the number of equal slices, or several: 2,3,4,5 (the default, the paper's: FS and XS "
                         "over all 14 fragments)")
+    p.add_argument("--text_backbone", default=None, metavar="MODEL_ARGS",
+                   help="the model's text LLM, as --model_args for --text_backbone_model (e.g. "
+                        "pretrained=Qwen/Qwen-7B-Chat): run on the same prompts without the audio, reported as Acc_TB")
+    p.add_argument("--text_backbone_model", default="hf",
+                   help="any lm-eval model name for --text_backbone (default hf)")
     p.add_argument("--output_path", default="results", help="where each condition's results and the report go")
     p.add_argument("--use_cache", default=None,
                    help="lm-eval request cache (default: <output_path>/<model>/request_cache/<hash of the model "

@@ -1,0 +1,91 @@
+"""The Text-Backbone condition of ``diagnose``: an audio model's text LLM, asked the same prompts.
+
+arXiv 2604.24401 reports, beside each audio model, the text-only LLM it is built on, given the task's
+prompts without the audio: what the backbone alone knows. ``diagnose --text_backbone MODEL_ARGS`` builds
+any lm-eval model (``--text_backbone_model``, ``hf`` by default) and wraps it in :class:`TextPromptsOnly`,
+which hands it every request with the audio taken out exactly as ``audio=none`` takes it out (the audio
+references dropped, the ``<audio>`` markers removed), so that a plain text model can run an audio task.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lm_eval.api.model import LM
+
+from lm_eval_audio.audio.conditions import without_audio
+
+LABEL = "text_backbone"
+
+
+def text_args(args: tuple) -> tuple:
+    """A request's arguments without its audio: the context as ``audio=none`` leaves it, the other text
+    arguments (a continuation, generation settings) as they are, and no multimodal dict."""
+    context, *rest = args
+    rest = [a for a in rest if not (isinstance(a, dict) and ("audio" in a or "visual" in a))]
+    return (without_audio(context), *rest)
+
+
+class TextPromptsOnly(LM):
+    """Any lm-eval model, handed each request's text alone."""
+
+    MULTIMODAL = True  # lm-eval's gate for tasks with audio: these requests are taken, their audio dropped here
+
+    def __init__(self, lm: LM) -> None:
+        super().__init__()
+        self.lm = lm
+
+    def __getattr__(self, name):
+        # The chat-template hooks and the rest of the inner model's interface (lm-eval reads them).
+        if name == "lm":
+            raise AttributeError(name)
+        return getattr(self.lm, name)
+
+    # What LM defines for itself, and lm-eval reads from the model it runs: the inner model's.
+    @property
+    def device(self):
+        return self.lm.device
+
+    @property
+    def rank(self) -> int:
+        return self.lm.rank
+
+    @property
+    def world_size(self) -> int:
+        return self.lm.world_size
+
+    @property
+    def tokenizer_name(self) -> str:
+        return self.lm.tokenizer_name
+
+    def chat_template(self, chat_template: bool | str = False):
+        return self.lm.chat_template(chat_template)
+
+    def apply_chat_template(self, chat_history, add_generation_prompt: bool = True):
+        return self.lm.apply_chat_template(chat_history, add_generation_prompt=add_generation_prompt)
+
+    def all_gather(self, tensor):
+        return self.lm.all_gather(tensor)
+
+    def gather_object(self, obj, dst=0):
+        return self.lm.gather_object(obj, dst)
+
+    def barrier(self) -> None:
+        self.lm.barrier()
+
+    def set_cache_hook(self, cache_hook) -> None:
+        super().set_cache_hook(cache_hook)
+        self.lm.set_cache_hook(cache_hook)
+
+    @staticmethod
+    def _text_only(requests) -> list:
+        return [dataclasses.replace(r, arguments=text_args(r.args)) for r in requests]
+
+    def loglikelihood(self, requests, disable_tqdm: bool = False):
+        return self.lm.loglikelihood(self._text_only(requests), disable_tqdm=disable_tqdm)
+
+    def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
+        return self.lm.loglikelihood_rolling(self._text_only(requests), disable_tqdm=disable_tqdm)
+
+    def generate_until(self, requests, disable_tqdm: bool = False):
+        return self.lm.generate_until(self._text_only(requests), disable_tqdm=disable_tqdm)
