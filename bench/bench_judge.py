@@ -1,6 +1,7 @@
 """The AIR-Bench chat judge: ours against the two patterns other tools use, on the same endpoint and items.
 
     .venv/bin/python bench/bench_judge.py [--items 2200] [--latency 0.02] [--concurrency 50]
+    .venv/bin/python bench/bench_judge.py --items 200 --latency 0.2 --concurrency 32,128 --no_sequential --repeats 5
 
 2,200 chat items, each judged twice (reference first, then model first): 4,400 calls to the
 tests' scripted OpenAI-compatible server, in a process of its own, which waits a fixed
@@ -10,7 +11,7 @@ tests' scripted OpenAI-compatible server, in a process of its own, which waits a
   judge: two calls per document inside ``process_results``);
 * thread pool: ``--concurrency`` worker threads doing the same blocking posts, no cache (the
   official AIR-Bench ``score_chat.py``, 50 workers by default);
-* ours: the real path (``judge_chat`` -> ``JudgeEngine`` -> OpenAI SDK -> HTTP) with ``--concurrency``
+* ours: the real path (``judge_chat`` -> ``JudgeEngine`` -> ``ChatEndpoint`` -> HTTP) with ``--concurrency``
   requests in flight, each reply committed to the cache; then ours again on that cache (a re-run, or
   a restart after a kill), which must make zero calls.
 
@@ -91,16 +92,62 @@ def _run(items, base_url: str, cache: Path, concurrency: int, label: str) -> tup
     return seconds, run_state.current().judge_summaries[label]["calls"], _as_pairs(verdicts)
 
 
+def _pool_against_ours(items, url: str, work: Path, concurrency: int, repeats: int) -> None:
+    """The thread pool and ours, alternating, ``repeats`` times each: the medians and the endpoint's limit."""
+    import statistics
+
+    pools, ours, parsed = [], [], set()
+    for rep in range(repeats):
+        seconds, pool_parsed = _thread_pool(items, url, concurrency)
+        pools.append(seconds)
+        seconds, calls, ours_parsed = _run(items, url, work / f"ours_{concurrency}_{rep}.sqlite", concurrency,
+                                           f"ours_{concurrency}_{rep}")
+        ours.append(seconds)
+        parsed.add((tuple(pool_parsed) == tuple(ours_parsed), calls))
+    assert parsed == {(True, 2 * len(items))}, "the judges disagree, or ours did not make every call"
+    pool, mine = statistics.median(pools), statistics.median(ours)
+    limit = 2 * len(items) * _latency / concurrency  # every call waits the latency, `concurrency` at a time
+    print(f"| {concurrency} | {2 * len(items):,} | {pool:.2f} s ({min(pools):.2f}-{max(pools):.2f}) | "
+          f"{mine:.2f} s ({min(ours):.2f}-{max(ours):.2f}) | {pool / mine:.2f}x | {limit:.2f} s | "
+          f"{100 * limit / pool:.0f}% | {100 * limit / mine:.0f}% |", flush=True)
+
+
+_latency = 0.0
+
+
 def main() -> None:
+    global _latency
     parser = argparse.ArgumentParser()
     parser.add_argument("--items", type=int, default=2200)
     parser.add_argument("--latency", type=float, default=0.02, help="seconds the server waits per call")
-    parser.add_argument("--concurrency", type=int, default=50, help="ours in flight, and the pool's workers")
+    parser.add_argument("--concurrency", default="50",
+                        help="ours in flight, and the pool's workers; several (32,128) with --no_sequential")
+    parser.add_argument("--no_sequential", action="store_true",
+                        help="only the thread pool against ours, alternating --repeats times, medians")
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     logging.getLogger("lm_eval").setLevel(logging.WARNING)
     items = _items(args.items)
+    _latency = args.latency
+    concurrencies = [int(c) for c in args.concurrency.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench_judge_"))
     server = subprocess.Popen([sys.executable, str(SERVER), "--latency", str(args.latency)], stdout=subprocess.PIPE, text=True)
+    if args.no_sequential:
+        try:
+            url = server.stdout.readline().strip()
+            _run(items[:8], url, work / "warmup.sqlite", 1, "warmup")  # imports, first connection
+            _thread_pool(items[:8], url, 4)
+            print(f"items {args.items}, endpoint latency {args.latency * 1000:.0f} ms per call; medians of "
+                  f"{args.repeats} alternating runs (range in brackets)")
+            print("| in flight | calls | thread pool | ours | ours vs pool | endpoint's limit | pool reaches | "
+                  "ours reaches |")
+            print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for concurrency in concurrencies:
+                _pool_against_ours(items, url, work, concurrency, args.repeats)
+        finally:
+            server.kill()
+        return
+    args.concurrency = concurrencies[0]
     try:
         url = server.stdout.readline().strip()
         _run(items[:8], url, work / "warmup.sqlite", 1, "warmup")  # imports, first connection

@@ -61,7 +61,7 @@ class JudgeConfig:
     def public(self) -> dict:
         """For the results JSON and logs: no key, and no credentials inside the URL."""
         out = asdict(self)
-        out["base_url"] = chat_api.without_credentials(self.base_url) if self.base_url else "https://api.openai.com/v1"
+        out["base_url"] = chat_api.without_credentials(self.base_url) if self.base_url else chat_api.OPENAI_URL
         return out
 
 

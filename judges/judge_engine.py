@@ -107,14 +107,7 @@ class JudgeEngine:
         self._breaker = chat_api.FailureBreaker(config.concurrency)
 
     def _make_client(self):
-        import openai
-
-        return openai.AsyncOpenAI(
-            api_key=chat_api.api_key(),
-            base_url=self.config.base_url,
-            max_retries=0,  # retries are ours: counted, logged, Retry-After honoured
-            timeout=self.config.timeout,
-        )
+        return chat_api.ChatEndpoint(chat_api.api_key(), self.config.base_url, self.config.timeout)
 
     def run(
         self,

@@ -38,7 +38,6 @@ log = logging.getLogger("lm_eval.audio.openai_audio")
 
 WHO = "openai-audio"
 AUDIO_PARTS = ("input_audio", "audio_url")
-OPENAI_URL = "https://api.openai.com/v1"
 # OpenAI accepts at most four stop sequences; the rest are cut here after the reply.
 _MAX_STOPS = 4
 # Task generation settings the chat API also takes.
@@ -151,7 +150,7 @@ class OpenAIAudioLM(LM):
     def _check_servers(self) -> None:
         for url in self.urls:
             chat_api.check_serves(
-                url, self.model, self.api_key_env, self.timeout, f"{WHO}: the endpoint {url or OPENAI_URL}",
+                url, self.model, self.api_key_env, self.timeout, f"{WHO}: the endpoint {url or chat_api.OPENAI_URL}",
                 "start the server or fix base_url in --model_args",
                 "set model= to a served name (or check_model=false for a server whose /models list is incomplete)",
             )
@@ -189,13 +188,9 @@ class OpenAIAudioLM(LM):
         return request, until
 
     async def _generate_all(self, requests, disable_tqdm: bool) -> list[str]:
-        import openai
         from tqdm.auto import tqdm
 
-        clients = [
-            openai.AsyncOpenAI(api_key=self._key, base_url=url, max_retries=0, timeout=self.timeout)
-            for url in self.urls
-        ]
+        clients = [chat_api.ChatEndpoint(self._key, url, self.timeout) for url in self.urls]
         gate = asyncio.Semaphore(self.num_concurrent)
         stats = {"calls": 0, "retries": 0, "unavailable": []}
         breaker = chat_api.FailureBreaker(self.num_concurrent)

@@ -2,10 +2,11 @@
 model wrappers share.
 
 * :func:`api_key` reads the key from a named environment variable, never from arguments;
+* :class:`ChatEndpoint` sends ``POST /chat/completions`` over one aiohttp session;
 * :func:`create_with_retries` retries 429, 5xx, timeouts, dropped connections and 200s whose
   body is not a chat completion with exponential backoff and jitter, honouring ``Retry-After``
-  (the SDK's own retries are off, so that ours are counted and logged);
-* :func:`served_models` asks ``GET /models`` before a long run, so that a dead server or a
+  (counted and logged);
+* :func:`check_serves` asks ``GET /models`` before a long run, so that a dead server or a
   wrong model name fails in seconds rather than after the run;
 * :func:`describe_error` words an error for logs and results with anything that looks like
   an API key masked (OpenAI's 401 message quotes part of the key).
@@ -81,22 +82,98 @@ def retry_after_seconds(error) -> float | None:
 
 
 class MalformedReply(Exception):
-    """An HTTP 200 whose body is not a chat completion: a proxy's or load balancer's HTML error page (the SDK
-    hands such a body back as a string), JSON without ``choices``, a body cut off mid-JSON. The fault is on the
-    path to the endpoint, not in the request, so it is retried like a 5xx."""
+    """An HTTP 200 whose body is not a chat completion: a proxy's or load balancer's HTML error page, JSON
+    without ``choices``, a body cut off mid-JSON. The fault is on the path to the endpoint, not in the
+    request, so it is retried like a 5xx."""
 
 
-def checked_completion(response):
-    """``response`` if it is a chat completion (its ``choices`` a list of messages), else :class:`MalformedReply`."""
-    choices = None if isinstance(response, str) else getattr(response, "choices", None)
-    if isinstance(choices, list) and all(getattr(c, "message", None) is not None for c in choices):
-        return response
-    if isinstance(response, str):
-        shown = " ".join(response.split())[:120]
-    else:
-        fields = getattr(response, "model_extra", None) or getattr(response, "__dict__", {})
-        shown = f"{type(response).__name__} with fields {sorted(fields)[:8]}"
-    raise MalformedReply(f"HTTP 200 whose body is not a chat completion: {shown!r}")
+def checked_completion(data):
+    """``data`` if it is a chat completion (its ``choices`` a list of messages), else :class:`MalformedReply`."""
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if isinstance(choices, list) and all(isinstance(c, dict) and isinstance(c.get("message"), dict) for c in choices):
+        return data
+    shown = f"fields {sorted(data)[:8]}" if isinstance(data, dict) else repr(data)[:120]
+    raise MalformedReply(f"HTTP 200 whose body is not a chat completion: {shown}")
+
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+class ChatEndpoint:
+    """``POST <base_url>/chat/completions`` over one aiohttp session, for the judge and ``openai-audio``.
+
+    Not the OpenAI SDK's client: its request building, typed body transform and response models cost about
+    2.8 ms of CPU per call against 0.7 ms here (bench/bench_judge.py), and with a hundred requests in flight
+    that CPU, not the endpoint, set the pace. Errors are raised as the SDK's own exception classes (status
+    errors carry the response and its headers, for ``Retry-After``), so the retry rules and messages are the
+    SDK's. As the SDK does, a missing ``base_url`` means ``OPENAI_BASE_URL``, else OpenAI's API, and
+    ``OPENAI_ORG_ID`` / ``OPENAI_PROJECT_ID`` are sent when set.
+    """
+
+    def __init__(self, api_key_value: str, base_url: str | None, timeout: float) -> None:
+        self.url = (base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL).rstrip("/") + "/chat/completions"
+        self._headers = {"Authorization": f"Bearer {api_key_value}"}
+        for env, header in (("OPENAI_ORG_ID", "OpenAI-Organization"), ("OPENAI_PROJECT_ID", "OpenAI-Project")):
+            if os.environ.get(env):
+                self._headers[header] = os.environ[env]
+        self._timeout = timeout
+        self._session = None
+
+    def _request(self):
+        import httpx2
+
+        return httpx2.Request("POST", self.url)
+
+    async def complete(self, request: dict) -> dict:
+        """The endpoint's chat completion for ``request`` (a JSON body), as a dict; raises the SDK's
+        exception for an HTTP error, a timeout or a dropped connection, :class:`MalformedReply` for a 200
+        that is not a chat completion."""
+        import json
+
+        import aiohttp
+        import openai
+
+        if self._session is None:  # inside the running event loop, as aiohttp wants
+            self._session = aiohttp.ClientSession(
+                headers=self._headers, trust_env=True, timeout=aiohttp.ClientTimeout(total=self._timeout),
+                connector=aiohttp.TCPConnector(limit=0),  # the callers bound what is in flight
+            )
+        try:
+            async with self._session.post(self.url, json=request) as response:
+                status, headers, body = response.status, response.headers, await response.read()
+        except TimeoutError:
+            raise openai.APITimeoutError(request=self._request()) from None
+        except aiohttp.ClientError as e:
+            raise openai.APIConnectionError(message=f"Connection error: {e}", request=self._request()) from None
+        if status >= 400:
+            raise self._status_error(status, headers, body)
+        try:
+            data = json.loads(body)
+        except ValueError:
+            shown = " ".join(body.decode("utf-8", "replace").split())[:120]
+            raise MalformedReply(f"HTTP {status} whose body is not JSON: {shown!r}") from None
+        return checked_completion(data)
+
+    def _status_error(self, status: int, headers, body: bytes):
+        import json
+
+        import httpx2
+        import openai
+
+        try:
+            parsed = json.loads(body)
+        except ValueError:
+            parsed = body.decode("utf-8", "replace")
+        response = httpx2.Response(status, headers=list(headers.items()), content=body, request=self._request())
+        kinds = {400: openai.BadRequestError, 401: openai.AuthenticationError, 403: openai.PermissionDeniedError,
+                 404: openai.NotFoundError, 409: openai.ConflictError, 422: openai.UnprocessableEntityError,
+                 429: openai.RateLimitError}
+        kind = kinds.get(status, openai.InternalServerError if status >= 500 else openai.APIStatusError)
+        return kind(f"Error code: {status} - {parsed}", response=response, body=parsed)
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
 
 
 def retryable_errors() -> tuple:
@@ -118,7 +195,7 @@ async def create_with_retries(
     on_retry: Callable[[Exception], None] | None = None,
     first: int = 0,
 ):
-    """``chat.completions.create(**request)``, retried; the last error is raised.
+    """``request`` sent to ``ChatEndpoint.complete``, retried; the last error is raised.
 
     Attempt k goes to ``clients[(first + k) % len(clients)]``: with several servers, a
     retry goes to the next one, so a server that dies mid-run costs retries, not answers.
@@ -129,7 +206,7 @@ async def create_with_retries(
         try:
             if on_call:
                 on_call()
-            return checked_completion(await client.chat.completions.create(**request))
+            return await client.complete(request)
         except retryable as e:
             if attempt == max_retries:
                 raise
@@ -169,9 +246,10 @@ def run_coroutine(coro):
     return box["result"]
 
 
-def reply_text(response) -> str:
+def reply_text(response: dict) -> str:
     """The first choice's text; an empty string when the server sent none."""
-    return (response.choices[0].message.content if response.choices else None) or ""
+    choices = response["choices"]
+    return (choices[0]["message"].get("content") if choices else None) or ""
 
 
 def check_serves(base_url: str | None, model: str, key_env: str, timeout: float, where: str, fix: str,
