@@ -240,13 +240,13 @@ class HFAudioLM(LM):
 
         self.max_new_tokens = int(max_new_tokens)
         self.use_chat_template = chat_template
-        if self.adapter.encodes_prompt and not self.use_chat_template:
-            raise ValueError(
-                f"hf-audio: {self.family.name} ({pretrained!r}) takes its prompt only as its processor renders it "
-                "(audio included); leave chat_template=False out"
-            )
-        if self.use_chat_template and not self.adapter.encodes_prompt and not getattr(self.processor, "chat_template",
-                                                                                      None):
+        if self.adapter.encodes_prompt:
+            if not self.use_chat_template:
+                raise ValueError(
+                    f"hf-audio: {self.family.name} ({pretrained!r}) takes its prompt only as its processor renders "
+                    "it (audio included); leave chat_template=False out"
+                )
+        elif self.use_chat_template and not getattr(self.processor, "chat_template", None):
             raise ValueError(
                 f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
                 "(and audio_prompt=... if the model's prompt format needs one)"

@@ -147,7 +147,8 @@ class ScriptedJudge:
                     self._send(200, '{"id": "chatcmpl-scripted", "choices": [{"index": 0, "mess')
                     return
                 elif fault and fault[0] == "no_choices":
-                    self._send(200, {"id": "chatcmpl-scripted", "object": "chat.completion", "model": body.get("model")})
+                    self._send(200, {"id": "chatcmpl-scripted", "object": "chat.completion",
+                                     "model": body.get("model")})
                     return
                 elif fault:
                     status, headers, *message = fault

@@ -54,8 +54,9 @@ def test_fs_and_xs_over_all_fourteen_fragments_of_n_2_to_5():
     assert r.classes == {"TS": 0, "FS": 11, "XS": 1, "AH": 0, "UN": 0} and r.xs_share == pytest.approx(1 / 12)
     # R_N per N: the N fragments' mean accuracy over Acc_full (1.0): N = 2 holds docs 0-1, 3 holds 2-4, ...
     assert r.retention == {n: pytest.approx(n / 12 / n) if n < 5 else pytest.approx(2 / 12 / 5) for n in (2, 3, 4, 5)}
-    only_4 = diagnose_task("t", "acc", {label: v for label, v in scores.items()
-                                        if not label.startswith("fragment:") or label.startswith("fragment:4:")}, 4, 0.5)
+    n_4 = {label: v for label, v in scores.items()
+           if not label.startswith("fragment:") or label.startswith("fragment:4:")}
+    only_4 = diagnose_task("t", "acc", n_4, 4, 0.5)
     assert only_4.classes["FS"] == 4 and only_4.classes["XS"] == 8  # one N counts more XS
     assert "N = 2, 3, 4, 5: 14 fragment runs" in table([r], [2, 3, 4, 5])
     assert "the paper's FS and XS use N = 2, 3, 4 and 5" in table([only_4], 4)

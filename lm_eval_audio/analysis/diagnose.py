@@ -266,8 +266,9 @@ def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
         backbone = [r.acc_text_backbone] if with_backbone else []
         return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *backbone, *means]]
 
+    values = [bars(r) for r in rows]
     for i, label in enumerate(labels):
-        left.barh(y + i * height, [bars(r)[i] for r in rows], height, label=label)
+        left.barh(y + i * height, [v[i] for v in values], height, label=label)
     left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
     left.invert_yaxis()
     left.set_xlabel("score under each condition")

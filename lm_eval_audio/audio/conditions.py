@@ -11,8 +11,9 @@ a request (``model_wrappers.request_parts.split_request``): ``none`` drops the r
 ``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio.decoding`` applies
 the mark to the decoded samples, after the reference's own time slice and before a
 wrapper's long-audio policy; a fragment is a slice of what the model hears under ``full``
-(the first 30 s of a longer clip where the wrapper truncates to a 30-s window). The mark is part of the audio's content digest, so
-``--use_cache`` and the transcript cache never hand one condition's answer to another.
+(the first 30 s of a longer clip where the wrapper truncates to a 30-s window). The mark is
+part of the audio's content digest, so ``--use_cache`` and the transcript cache never hand one
+condition's answer to another.
 """
 
 from __future__ import annotations

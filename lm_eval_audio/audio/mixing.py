@@ -12,10 +12,11 @@ temporal dislocation", but never released the code. Here:
   their loudness difference, and that gain is recorded.
 
 The meta-information written beside the audio says which clip is louder (``equal`` within
-``EQUAL_WITHIN_LU``) and which comes first, the offset, every gain applied, the measured loudness of each clip before and after,
-and each clip's own meta-information. In batch mode (a CSV or JSONL of pairs) a pair that
-gives no ``relative_lu`` or ``offset`` draws it from ``--lu_range`` / ``--offset_range``
-with a generator seeded by ``--seed`` and the pair's row, so a re-run writes the same files.
+``EQUAL_WITHIN_LU``) and which comes first, the offset, every gain applied, the measured
+loudness of each clip before and after, and each clip's own meta-information. In batch mode
+(a CSV or JSONL of pairs) a pair that gives no ``relative_lu`` or ``offset`` draws it from
+``--lu_range`` / ``--offset_range`` with a generator seeded by ``--seed`` and the pair's row,
+so a re-run writes the same files.
 """
 
 from __future__ import annotations

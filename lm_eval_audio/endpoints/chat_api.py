@@ -177,13 +177,11 @@ class ChatEndpoint:
 
 
 def retryable_errors() -> tuple:
-    import json
-
     import openai
 
-    # JSONDecodeError: a JSON content type over a body that is not JSON (cut off, or an error page).
+    # MalformedReply covers a body that is not JSON too (ChatEndpoint.complete).
     return (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError,
-            MalformedReply, json.JSONDecodeError)
+            MalformedReply)
 
 
 async def create_with_retries(

@@ -122,18 +122,26 @@ def _report_by_folder(metric: str, scores: list[tuple[str, float | None]]) -> No
     by_task.setdefault(state.task, {})[metric] = airbench.accuracy_by_folder(scores)
 
 
+def _official_accuracy(metric: str, scored: list[tuple[str, float | None]], none_scored) -> float:
+    """The official scripts' accuracy from (folder, score) pairs, None left out of the denominator, with the
+    per-folder numbers and the standard error beside it; NaN, after ``none_scored()`` logs why, when every
+    item was left out."""
+    _report_by_folder(metric, scored)
+    kept = [score for _, score in scored if score is not None]
+    if not kept:
+        none_scored()
+        return float("nan")
+    acc = sum(kept) / len(kept)
+    run_state.current().report_stderr(metric, _proportion_stderr(acc, len(kept)))
+    return acc
+
+
 def exact_match_official(items):
     """score_foundation.py's accuracy: unparsed answers left out of the denominator; per folder beside it."""
     run_state.current().report_item_scores("exact_match_official", [(i["doc_id"], i["score"]) for i in items])
-    _report_by_folder("exact_match_official", [(i["folder"], i["score"]) for i in items])
-    parsed = [i["score"] for i in items if i["score"] is not None]
-    if not parsed:
-        log.warning("%s: no answer follows the exact-match rule, so exact_match_official is NaN (0 of %d parsed)",
-                    run_state.current().task, len(items))
-        return float("nan")
-    acc = sum(parsed) / len(parsed)
-    run_state.current().report_stderr("exact_match_official", _proportion_stderr(acc, len(parsed)))
-    return acc
+    return _official_accuracy("exact_match_official", [(i["folder"], i["score"]) for i in items], lambda: log.warning(
+        "%s: no answer follows the exact-match rule, so exact_match_official is NaN (0 of %d parsed)",
+        run_state.current().task, len(items)))
 
 
 def _aligned_letters(items):
@@ -167,17 +175,11 @@ def gpt_align_official(items):
     the judge could not map (and those without audio) are left out. Beside ``gpt_align``, which counts them
     wrong."""
     judged, letters = _aligned_letters(items)
-    mapped = [(item, letter) for item, letter in zip(judged, letters) if letter is not None]
-    _report_by_folder("gpt_align_official", [
-        (item["folder"], None if letter is None else float(letter == item["answer"]))
-        for item, letter in zip(judged, letters)])
-    if not mapped:
-        log.error("%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
-                  run_state.current().task, len(judged))
-        return float("nan")
-    acc = sum(letter == item["answer"] for item, letter in mapped) / len(mapped)
-    run_state.current().report_stderr("gpt_align_official", _proportion_stderr(acc, len(mapped)))
-    return acc
+    scored = [(item["folder"], None if letter is None else float(letter == item["answer"]))
+              for item, letter in zip(judged, letters)]
+    return _official_accuracy("gpt_align_official", scored, lambda: log.error(
+        "%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
+        run_state.current().task, len(judged)))
 
 
 def gpt_align_judge_failures(items):
