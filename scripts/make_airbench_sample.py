@@ -33,9 +33,11 @@ from pathlib import Path
 import numpy as np
 import soundfile as sf
 
+from lm_eval_audio.benchmarks.airbench import SYNTHETIC_SAMPLE_DATASET
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "tasks" / "airbench" / "sample_data"
-DATASET = "lm_eval_audio_synthetic"
+DATASET = SYNTHETIC_SAMPLE_DATASET
 SR = 16000
 MAX_SECONDS = 3.5
 SEED = 20240521

@@ -104,6 +104,29 @@ def test_table3_table5_and_per_task_numbers_are_the_hand_computed_ones(tmp_path)
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
 
 
+def test_a_run_on_the_bundled_sample_is_called_synthetic_in_the_markdown_json_and_plots(tmp_path, monkeypatch):
+    from lm_eval_audio.analysis import report as report_module
+    from lm_eval_audio.benchmarks.airbench import SYNTHETIC_SAMPLE_DATASET
+
+    docs = [({"task_name": "Speaker_Gender_Recognition", "dataset_name": SYNTHETIC_SAMPLE_DATASET}, {"gpt_align": v})
+            for v in (1.0, 0.0, 1.0)]
+    write_run(tmp_path / "sample-run", "tiny", {"airbench_sample_foundation": docs},
+              {"airbench_sample_foundation": {"gpt_align,none": 2 / 3}})
+    _airbench_run(tmp_path / "real-run", "real")  # its documents name other datasets: not the sample
+    titles = []
+    monkeypatch.setattr("matplotlib.axes.Axes.set_title", lambda ax, title, *a, **k: titles.append(title))
+    built = report_module.build([report_module.find([str(tmp_path / "sample-run")])[0],
+                                 report_module.find([str(tmp_path / "real-run")])[0]], ["gpt_align"])
+    report_module.plots(built, str(tmp_path))
+    md = report_module.markdown(built)
+    assert built["synthetic_sample"] == ["tiny"]
+    assert md.startswith("**Synthetic sample**: tiny scored the bundled synthetic sample")
+    assert "## AIR-Bench scoring on the synthetic sample, not AIR-Bench data: layout of Table 3" in md
+    assert "AIR-Bench foundation\nsynthetic sample, not AIR-Bench data" in titles
+    assert "tiny\nsynthetic sample, not AIR-Bench data" not in titles  # one task: no radar plot for it
+    assert "real" in titles  # the real run's radar carries no such mark
+
+
 def test_table3_from_the_papers_table5(tmp_path):
     """Documents built to give the paper's per-task accuracies (Table 5) reproduce its Table 3."""
     for model, accuracies in TABLE5.items():

@@ -31,7 +31,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from lm_eval_audio.analysis import stats
-from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES, folder_of
+from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES, SYNTHETIC_SAMPLE_DATASET, folder_of
 from lm_eval_audio.analysis.run_results import (
     JUDGE_METRICS,
     PREFERRED_METRICS,
@@ -63,6 +63,7 @@ class ModelScores:
     # lm-eval task -> (metric, reported value, {document key: score})
     tasks: dict[str, tuple[str | None, float | None, dict]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    synthetic: bool = False  # scored on the bundled synthetic sample, not on AIR-Bench data
 
 
 def _doc_key(sample: dict) -> str:
@@ -107,6 +108,7 @@ def collect(runs: list[Run], wanted: list[str], chosen_by_user: bool = False) ->
         for sample in samples:
             doc = sample.get("doc") or {}
             name = doc.get("task_name")
+            scores.synthetic = scores.synthetic or doc.get("dataset_name") == SYNTHETIC_SAMPLE_DATASET
             if name in _FOUNDATION_TASK:
                 found = _airbench_value(sample, airbench_metrics)
                 if found is None:
@@ -229,6 +231,9 @@ def compare(a: ModelScores, b: ModelScores) -> dict:
 # --- rendering ---------------------------------------------------------------------------
 
 
+SYNTHETIC_TITLE = "synthetic sample, not AIR-Bench data"
+
+
 def _cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
     if not e or e.get("value") is None:
         return "–"
@@ -238,9 +243,15 @@ def _cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
 def markdown(report: dict) -> str:
     lines = []
     air = report["airbench"]
+    synthetic = report["synthetic_sample"]
+    benchmark = f"AIR-Bench scoring on the {SYNTHETIC_TITLE}" if synthetic else "AIR-Bench"
+    if synthetic:
+        lines += [f"**Synthetic sample**: {', '.join(synthetic)} scored the bundled synthetic sample in AIR-Bench's "
+                  "layout (tasks/airbench/sample_data), not AIR-Bench data. Its numbers check the pipeline; they are "
+                  "not AIR-Bench scores.", ""]
     if air:
         f_cols, c_cols = ["speech", "sound", "music", "average"], ["speech", "sound", "music", "mixed", "average"]
-        lines += ["## AIR-Bench (layout of Table 3)", "",
+        lines += [f"## {benchmark}: layout of Table 3", "",
                   "Foundation: accuracy in %; chat: judge score 1-10 (GPT-4-style pairwise, mean of both orders). "
                   "95% bootstrap intervals in brackets.", "",
                   "| model | " + " | ".join(f"foundation {c}" for c in f_cols) + " | "
@@ -260,13 +271,13 @@ def markdown(report: dict) -> str:
                  if any(t in e.get("foundation_tasks", {}) for e in air.values())]
         if tasks:
             names = list(air)
-            lines += ["", "## AIR-Bench foundation per task (layout of Table 5), accuracy %", "",
+            lines += ["", f"## {benchmark}: foundation per task (layout of Table 5), accuracy %", "",
                       "| task | category | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
             for t in tasks:
                 lines.append(f"| {t} | {_FOUNDATION_TASK[t]} | "
                              + " | ".join(_cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
             folders = sorted({f for e in air.values() for f in e.get("foundation_folders", {})})
-            lines += ["", "## AIR-Bench foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
+            lines += ["", f"## {benchmark}: foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
                       "", "A task pools its folders (datasets); the official script prints each. n = documents scored.",
                       "", "| folder | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
             for f in folders:
@@ -325,7 +336,8 @@ def plots(report: dict, folder: str) -> list[str]:
         for track, cols, scale, label in (("foundation", ["speech", "sound", "music", "average"], 100, "accuracy %"),
                                           ("chat", ["speech", "sound", "music", "mixed", "average"], 1, "score (1-10)")):
             if any(track in e for e in air.values()):
-                panels.append((f"AIR-Bench {track}", cols, scale, label,
+                panels.append((f"AIR-Bench {track}" + (f"\n{SYNTHETIC_TITLE}" if report["synthetic_sample"] else ""),
+                               cols, scale, label,
                                {n: air.get(n, {}).get(track, {}) for n in names}))
     else:
         tasks = list(report["tasks"])
@@ -374,7 +386,7 @@ def plots(report: dict, folder: str) -> list[str]:
         for label, angle in zip(ax.get_xticklabels(), angles):
             x = np.sin(angle)  # horizontal position of the spoke's end, first spoke at the top
             label.set_horizontalalignment("left" if x > 0.1 else "right" if x < -0.1 else "center")
-        ax.set_title(n, fontsize="small", pad=18)
+        ax.set_title(n + (f"\n{SYNTHETIC_TITLE}" if n in report["synthetic_sample"] else ""), fontsize="small", pad=18)
         fig.tight_layout()
         path = os.path.join(folder, f"radar_{_safe(n)}.png")
         fig.savefig(path, dpi=120)
@@ -396,6 +408,7 @@ def build(model_runs: list[list[Run]], wanted: list[str], chosen_by_user: bool =
         "airbench": airbench_tables(models),
         "tasks": task_table(models),
         "notes": [n for m in models for n in m.notes],
+        "synthetic_sample": [m.name for m in models if m.synthetic],  # models whose AIR-Bench items are the sample's
         "interval": {"level": stats.LEVEL, "bootstrap_iterations": stats.ITERATIONS, "seed": stats.SEED},
     }
     if len(models) == 2:

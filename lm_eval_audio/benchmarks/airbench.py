@@ -28,6 +28,10 @@ from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
+# The ``dataset_name`` of every item of the bundled sample (scripts/make_airbench_sample.py): synthetic clips in
+# AIR-Bench's layout, never AIR-Bench data; whatever reports on them says so.
+SYNTHETIC_SAMPLE_DATASET = "lm_eval_audio_synthetic"
+
 FOUNDATION_CATEGORIES = {
     "speech": [
         "Speaker_Age_Prediction", "Speaker_Emotion_Recontion", "Speaker_Gender_Recognition",
