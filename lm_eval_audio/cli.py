@@ -9,14 +9,28 @@ from __future__ import annotations
 
 import sys
 
-# name -> "module:function"; each takes argv (the arguments after the name).
-SUBCOMMANDS: dict[str, str] = {
-    "judge": "lm_eval_audio.analysis.rejudge:main",
-    "serve-judge": "lm_eval_audio.judges.local_server:main",
-    "diagnose": "lm_eval_audio.analysis.diagnose:main",
-    "mix": "lm_eval_audio.audio.mixing:main",
-    "report": "lm_eval_audio.analysis.report:main",
+# name -> ("module:function", what it does); each function takes argv (the arguments after the name).
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "judge": ("lm_eval_audio.analysis.rejudge:main",
+              "score a --predict_only run's samples with an LLM judge, into a results file of its own"),
+    "serve-judge": ("lm_eval_audio.judges.local_server:main",
+                    "serve a local model as an OpenAI-compatible judge endpoint"),
+    "diagnose": ("lm_eval_audio.analysis.diagnose:main",
+                 "text prior and fragment reliance: one model under full, no-audio and fragment conditions"),
+    "mix": ("lm_eval_audio.audio.mixing:main", "mix two clips at a set loudness difference and offset"),
+    "report": ("lm_eval_audio.analysis.report:main",
+               "tables, bootstrap intervals, a paired test and plots from results files"),
 }
+
+
+def usage() -> str:
+    width = max(map(len, SUBCOMMANDS))
+    lines = ["usage: lm-eval-audio SUBCOMMAND [--help] ...   or   lm-eval-audio [lm_eval's options]", "",
+             "subcommands (each takes --help):"]
+    lines += [f"  {name:<{width}}  {what}" for name, (_, what) in SUBCOMMANDS.items()]
+    lines += ["", "Anything else is lm_eval's command line, with the plugin's models and tasks (hf-audio, openai-audio, "
+              "cascade; airbench_*, audiobench_*). lm_eval's own help follows.", "", ""]
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -24,9 +38,12 @@ def main(argv: list[str] | None = None) -> None:
     if argv and argv[0] in SUBCOMMANDS:
         import importlib
 
-        module, _, func = SUBCOMMANDS[argv[0]].partition(":")
+        module, _, func = SUBCOMMANDS[argv[0]][0].partition(":")
         getattr(importlib.import_module(module), func)(argv[1:])
         return
+    if argv in (["--help"], ["-h"]):
+        sys.stdout.write(usage())
+        sys.stdout.flush()
 
     from lm_eval_audio.harness import startup
 

@@ -56,6 +56,10 @@ def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
     assert "spoken_digits_gen" in out and "hellaswag" in out
     out = _ok(run_cli([sys.executable, "-m", "lm_eval_audio", "--help"])).stdout
     assert "run" in out and "ls" in out and "validate" in out  # lm-eval's own subcommands
+    # ours first, one line each, then lm-eval's help
+    ours = out[:out.index("usage: lm-eval ")]
+    for name in ("judge", "serve-judge", "diagnose", "mix", "report"):
+        assert re.search(rf"^  {name} +\S", ours, re.M), name
 
 
 @pytest.mark.slow
