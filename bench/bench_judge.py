@@ -1,11 +1,12 @@
 """The AIR-Bench chat judge: ours against the two patterns other tools use, on the same endpoint and items.
 
     .venv/bin/python bench/bench_judge.py [--items 2200] [--latency 0.02] [--concurrency 50]
-    .venv/bin/python bench/bench_judge.py --items 200 --latency 0.2 --concurrency 32,128 --no_sequential --repeats 5
+    .venv/bin/python bench/bench_judge.py --items 2200 --latency 0.2 --concurrency 32,128 --no_sequential --repeats 3
 
-2,200 chat items, each judged twice (reference first, then model first): 4,400 calls to the
-tests' scripted OpenAI-compatible server, in a process of its own, which waits a fixed
-``--latency`` seconds per call as a remote judge would. In one run, each from a cold start:
+2,200 chat items, each judged twice (reference first, then model first): 4,400 calls to an
+OpenAI-compatible endpoint in a process of its own, which waits a fixed ``--latency`` seconds per
+call as a remote judge would (``bench/latency_endpoint.py``, almost no CPU; ``--endpoint scripted``:
+the tests' threaded server). In one run, each from a cold start:
 
 * sequential: one blocking ``requests.post`` after another, no cache (lmms-eval's air_bench
   judge: two calls per document inside ``process_results``);
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import subprocess
 import sys
 import tempfile
@@ -32,7 +34,10 @@ from lm_eval_audio.judges import airbench_judges
 from lm_eval_audio.storage import run_state
 from lm_eval_audio.judges.judge_config import JudgeConfig
 
-SERVER = Path(__file__).resolve().parent.parent / "tests" / "scripted_judge.py"
+ENDPOINTS = {  # --endpoint: the near-zero-CPU one by default; the tests' server for comparison with older figures
+    "light": Path(__file__).resolve().parent / "latency_endpoint.py",
+    "scripted": Path(__file__).resolve().parent.parent / "tests" / "scripted_judge.py",
+}
 
 
 def _items(n: int) -> list[dict]:
@@ -106,13 +111,18 @@ def _pool_against_ours(items, url: str, work: Path, concurrency: int, repeats: i
         parsed.add((tuple(pool_parsed) == tuple(ours_parsed), calls))
     assert parsed == {(True, 2 * len(items))}, "the judges disagree, or ours did not make every call"
     pool, mine = statistics.median(pools), statistics.median(ours)
-    limit = 2 * len(items) * _latency / concurrency  # every call waits the latency, `concurrency` at a time
+    limit = _endpoint_limit(2 * len(items), concurrency)
     print(f"| {concurrency} | {2 * len(items):,} | {pool:.2f} s ({min(pools):.2f}-{max(pools):.2f}) | "
           f"{mine:.2f} s ({min(ours):.2f}-{max(ours):.2f}) | {pool / mine:.2f}x | {limit:.2f} s | "
           f"{100 * limit / pool:.0f}% | {100 * limit / mine:.0f}% |", flush=True)
 
 
 _latency = 0.0
+
+
+def _endpoint_limit(calls: int, concurrency: int) -> float:
+    """The fastest any client can be: every call waits the latency, at most ``concurrency`` at a time."""
+    return math.ceil(calls / concurrency) * _latency
 
 
 def main() -> None:
@@ -125,19 +135,22 @@ def main() -> None:
     parser.add_argument("--no_sequential", action="store_true",
                         help="only the thread pool against ours, alternating --repeats times, medians")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--endpoint", choices=sorted(ENDPOINTS), default="light",
+                        help="light: bench/latency_endpoint.py, almost no CPU, as a remote judge costs this machine; "
+                             "scripted: the tests' threaded server, which competes with the client for the 2 cores")
     args = parser.parse_args()
     logging.getLogger("lm_eval").setLevel(logging.WARNING)
     items = _items(args.items)
     _latency = args.latency
     concurrencies = [int(c) for c in args.concurrency.split(",")]
     work = Path(tempfile.mkdtemp(prefix="bench_judge_"))
-    server = subprocess.Popen([sys.executable, str(SERVER), "--latency", str(args.latency)], stdout=subprocess.PIPE, text=True)
+    server = subprocess.Popen([sys.executable, str(ENDPOINTS[args.endpoint]), "--latency", str(args.latency)], stdout=subprocess.PIPE, text=True)
     if args.no_sequential:
         try:
             url = server.stdout.readline().strip()
             _run(items[:8], url, work / "warmup.sqlite", 1, "warmup")  # imports, first connection
             _thread_pool(items[:8], url, 4)
-            print(f"items {args.items}, endpoint latency {args.latency * 1000:.0f} ms per call; medians of "
+            print(f"items {args.items}, {args.endpoint} endpoint, latency {args.latency * 1000:.0f} ms per call; medians of "
                   f"{args.repeats} alternating runs (range in brackets)")
             print("| in flight | calls | thread pool | ours | ours vs pool | endpoint's limit | pool reaches | "
                   "ours reaches |")
@@ -160,8 +173,8 @@ def main() -> None:
         server.kill()
     assert serial_parsed == pool_parsed == ours_parsed == warm_parsed, "the three judges disagree"
     n = len(serial_parsed)
-    ideal = args.concurrency / args.latency if args.latency else float("inf")
-    print(f"items {args.items}, {n} judge calls, endpoint latency {args.latency * 1000:.0f} ms per call, "
+    ideal = n / _endpoint_limit(n, args.concurrency) if args.latency else float("inf")
+    print(f"items {args.items}, {n} judge calls, {args.endpoint} endpoint, latency {args.latency * 1000:.0f} ms per call, "
           f"{args.concurrency} in flight; the endpoint's limit at that concurrency: {ideal:.0f} calls/s")
     print("| judge | calls | time | calls/s | vs sequential | calls again on a re-run |")
     print("|---|---:|---:|---:|---:|---:|")

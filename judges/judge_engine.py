@@ -125,19 +125,24 @@ class JudgeEngine:
 
         client = self._client or self._make_client()
         stats = JudgeStats(requests=len(requests))
-        gate = asyncio.Semaphore(self.config.concurrency)
         # Identical judge prompts (two items with the same question, options and answer) are asked
         # once: the second waits for the first's reply and reads it from the cache.
         asking = collections.defaultdict(asyncio.Lock)
         bar = tqdm(total=len(requests), desc=desc, unit="item", disable=len(requests) < 2)
+        outcomes: list[JudgeOutcome | None] = [None] * len(requests)
+        queue = iter(enumerate(requests))
 
-        async def one(request):
-            outcome = await self._judge_one(client, gate, asking, request, parse, stats)
-            bar.update(1)
-            return outcome
+        # ``concurrency`` workers, each sending its next request as soon as its reply is handled, bound
+        # what is in flight. Not a task per request behind a semaphore: a released semaphore wakes its
+        # waiter behind every reply already received, so with a hundred in flight each wave of requests
+        # left only after the whole previous wave had been handled (bench/bench_judge.py).
+        async def worker():
+            for index, request in queue:
+                outcomes[index] = await self._judge_one(client, asking, request, parse, stats)
+                bar.update(1)
 
         try:
-            outcomes = await asyncio.gather(*(one(r) for r in requests))
+            await asyncio.gather(*(worker() for _ in range(min(self.config.concurrency, len(requests)))))
         finally:
             bar.close()
             if self._client is None:
@@ -145,7 +150,7 @@ class JudgeEngine:
         stats.failures = sum(o.failed for o in outcomes)
         return list(outcomes), stats
 
-    async def _judge_one(self, client, gate, asking, request, parse, stats) -> JudgeOutcome:
+    async def _judge_one(self, client, asking, request, parse, stats) -> JudgeOutcome:
         cfg = self.config
         outcome = JudgeOutcome(request.item_id, request.messages)
         messages = list(request.messages)
@@ -158,16 +163,15 @@ class JudgeEngine:
                     stats.cache_hits += 1
                 else:
                     outcome.cache.append("miss")
-                    async with gate:
-                        if self._breaker.tripped:
-                            outcome.error = self._breaker.why()
-                            return outcome
-                        try:
-                            reply = await self._call(client, messages, stats)
-                        except Exception as e:  # every endpoint error becomes a counted failure
-                            outcome.error = chat_api.describe_error(e)
-                            self._breaker.failed(e, outcome.error)
-                            return outcome
+                    if self._breaker.tripped:
+                        outcome.error = self._breaker.why()
+                        return outcome
+                    try:
+                        reply = await self._call(client, messages, stats)
+                    except Exception as e:  # every endpoint error becomes a counted failure
+                        outcome.error = chat_api.describe_error(e)
+                        self._breaker.failed(e, outcome.error)
+                        return outcome
                     self._breaker.succeeded()
                     if reply:  # an empty reply (filtered, cut off) is worth asking again next run
                         self.cache.put(key, cfg.model, reply)

@@ -101,6 +101,24 @@ def test_concurrency_is_bounded_and_results_keep_their_order(tmp_path):
     assert judge.max_in_flight == 4 and stats.calls == 20 and stats.failures == 0
 
 
+def test_an_http_proxy_from_the_environment_carries_the_calls_and_no_proxy_bypasses_it(tmp_path, monkeypatch):
+    """HTTP(S)_PROXY and NO_PROXY are honoured as the OpenAI SDK honours them (looked up once per endpoint).
+    The scripted server stands in for the proxy: it answers whatever URL it is asked for."""
+    with ScriptedJudge() as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.base_url.removesuffix("/v1"))
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        config = JudgeConfig(base_url="http://judge.invalid/v1", cache_path=str(tmp_path / "a.sqlite"),
+                             model="judge-x", max_retries=0)
+        outcomes, stats = JudgeEngine(config).run(_requests(3), _letter)
+        assert [o.parsed for o in outcomes] == ["A"] * 3 and len(proxy.requests) == 3
+        monkeypatch.setenv("NO_PROXY", "judge.invalid")
+        config = JudgeConfig(base_url="http://judge.invalid/v1", cache_path=str(tmp_path / "b.sqlite"),
+                             model="judge-x", max_retries=0)
+        outcomes, stats = JudgeEngine(config).run(_requests(1), _letter)
+        assert outcomes[0].failed and "Connection error" in outcomes[0].error and len(proxy.requests) == 3
+
+
 def test_retries_honour_retry_after_and_recover(tmp_path):
     faults = [(429, {"Retry-After": "0.3"}), (500, {}), (503, {}), ("sleep", 1.5)]
     with ScriptedJudge(reply=lambda p: "A", faults=faults) as judge:
