@@ -99,7 +99,7 @@ def test_prompt_template_file_and_its_checks(speech, tmp_path):
         template.write_text("Only {question}")
         with pytest.raises(ValueError, match="template.txt needs both \\{transcript\\} and \\{question\\}"):
             CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, prompt_template_file=str(template))
-        with pytest.raises(TypeError, match="unknown model_args \\['asr_modle'\\]"):
+        with pytest.raises(ValueError, match="unknown model_args asr_modle \\(did you mean asr_model\\?\\)"):
             CascadeLM(asr_modle="x")
         with pytest.raises(ValueError, match="llm must be one of"):
             CascadeLM(llm="vllm")

@@ -176,7 +176,7 @@ def test_bad_arguments_and_endpoints_are_clear_errors(monkeypatch):
             _lm(server, model="nope")
         with pytest.raises(chat_api.EndpointError, match="MY_AUDIO_KEY is not set"):
             _lm(server, api_key_env="MY_AUDIO_KEY")
-        with pytest.raises(TypeError, match="unknown model_args \\['temprature'\\]"):
+        with pytest.raises(ValueError, match="unknown model_args temprature \\(did you mean temperature\\?\\)"):
             _lm(server, temprature=0.5)
         with pytest.raises(ValueError, match="audio_part"):
             _lm(server, audio_part="file")

@@ -103,6 +103,14 @@ def data_root(metadata: dict) -> Path:
     return root
 
 
+def check_snapshot(metadata: dict) -> None:
+    """Before any model loads: the data folder is set, exists and holds at least one of the two meta files."""
+    root = data_root(metadata)
+    if not any((root / track / f"{track}_meta.json").is_file() for track in _REQUIRED):
+        raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it is not "
+                                "an AIR-Bench snapshot. " + DOWNLOAD_HELP)
+
+
 @functools.lru_cache(maxsize=4)
 def _read_meta(path: str, mtime_ns: int) -> tuple:
     try:

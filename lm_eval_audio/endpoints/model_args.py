@@ -10,6 +10,10 @@ import os
 import re
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+class ModelArgsError(ValueError):
+    """A ``--model_args`` entry the model does not take, or a value it cannot read: the message names it."""
 # Never accepted in model_args, which lm-eval copies into the results: argument name -> the
 # environment variable to set instead.
 KEY_ARGUMENTS = {
@@ -29,7 +33,7 @@ def as_bool(who: str, name: str, value) -> bool:
     text = str(value).strip().lower()
     if text in _TRUE | _FALSE:
         return text in _TRUE
-    raise ValueError(f"{who}: {name} must be true or false, got {value!r}")
+    raise ModelArgsError(f"{who}: {name} must be true or false, got {value!r}")
 
 
 def number(who: str, name: str, value, kind=int, minimum: float = 1):
@@ -39,9 +43,9 @@ def number(who: str, name: str, value, kind=int, minimum: float = 1):
         if kind is int and float(value) != result:
             raise ValueError
     except (TypeError, ValueError):
-        raise ValueError(f"{who}: {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
+        raise ModelArgsError(f"{who}: {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}") from None
     if result < minimum:
-        raise ValueError(f"{who}: {name} must be at least {minimum:g}, got {value!r}")
+        raise ModelArgsError(f"{who}: {name} must be at least {minimum:g}, got {value!r}")
     return result
 
 
@@ -86,5 +90,9 @@ def refuse_unknown(who: str, unknown: dict, init, given: dict | None = None, key
     given = {k: v for k, v in (given or {}).items() if k not in ("self", "unknown", "__class__")}
     refuse_secrets(who, {**given, **unknown}, key_env)
     if unknown:
+        import difflib
+
         accepted = [p for p in inspect.signature(init).parameters if p not in _FROM_LM_EVAL]
-        raise TypeError(f"{who}: unknown model_args {sorted(unknown)}. Accepted: {', '.join(accepted)}")
+        guesses = [f"{name} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, accepted, 1, 0.6))
+                   else name for name in sorted(unknown)]
+        raise ModelArgsError(f"{who}: unknown model_args {', '.join(guesses)}. Accepted: {', '.join(accepted)}")

@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import sys
 
 from lm_eval_audio.harness.status import active
@@ -487,17 +488,102 @@ def on_evaluation_tracker(module) -> None:
 # --- lm_eval.__main__ -------------------------------------------------------------------
 
 
+def _raised_by_plugin(e: BaseException) -> bool:
+    """The plugin's own errors (bad data, a missing judge, an unreadable clip, a wrong model argument) name
+    the file or setting and the fix: its exception classes, and a ValueError raised in its own code."""
+    if type(e).__module__.startswith("lm_eval_audio"):
+        return True
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (isinstance(e, ValueError) and tb is not None
+            and str(tb.tb_frame.f_globals.get("__name__", "")).startswith("lm_eval_audio"))
+
+
+def _argv_value(flag: str) -> str | None:
+    argv = sys.argv
+    for i, arg in enumerate(argv):
+        if arg == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _unknown_tasks_message(specs: list[str]) -> str:
+    import difflib
+
+    from lm_eval.tasks import TaskManager
+
+    names = TaskManager(include_path=_argv_value("--include_path")).all_tasks
+    parts = []
+    for spec in specs:
+        close = difflib.get_close_matches(spec, names, 5, 0.6)
+        parts.append(f"unknown task {spec!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    return "; ".join(parts) + " (`lm_eval ls tasks` lists every task; --include_path adds a folder of YAMLs)"
+
+
+def user_error_message(e: BaseException) -> str | None:
+    """One line for an error a user can fix, or None for one that needs its traceback (a bug)."""
+    if _raised_by_plugin(e):
+        return str(e)
+    text = str(e)
+    # lm-eval 0.4.13's own messages for the two commonest mistakes, with what to do instead
+    unknown = re.search(r"Spec '(.+?)' is not a registered task/group/tag name", text)
+    if isinstance(e, KeyError) and unknown:
+        return _unknown_tasks_message([unknown.group(1)])
+    if isinstance(e, ValueError) and text.startswith("Tasks not found: "):
+        return _unknown_tasks_message(text.removeprefix("Tasks not found: ").split(", "))
+    multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) which require multimodal input", text)
+    if isinstance(e, ValueError) and multimodal:
+        return (f"tasks {multimodal.group(1)} carry audio, and --model {_argv_value('--model') or '?'} reads text only: "
+                "use --model hf-audio (a transformers audio LM), cascade (ASR, then a text LLM) or openai-audio "
+                "(an OpenAI-compatible endpoint serving an audio model)")
+    return None
+
+
+def check_data_first() -> None:
+    """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the
+    tasks, and reads their data, only after): an unset or empty AIRBENCH_DATA_DIR / AUDIOBENCH_DATA_DIR
+    is reported at once, not after the model has loaded."""
+    import json
+    from pathlib import Path
+
+    tasks = [t.strip() for t in (_argv_value("--tasks") or "").split(",") if t.strip()]
+    try:
+        metadata = json.loads(_argv_value("--metadata") or "{}")
+    except ValueError:
+        return  # lm-eval reports a malformed --metadata itself
+    if not isinstance(metadata, dict):
+        return
+    from lm_eval_audio import tasks as task_folders
+
+    airbench_yamls = Path(task_folders.folder()) / "airbench"
+    # Names of ours only (one YAML per task or group): a misspelled name is lm-eval's "not found", with suggestions.
+    if any(not t.startswith("airbench_sample") and (airbench_yamls / f"{t}.yaml").is_file() for t in tasks):
+        from lm_eval_audio.benchmarks import airbench
+
+        airbench.check_snapshot(metadata)
+    from lm_eval_audio.benchmarks import audiobench
+
+    for name in (t.removeprefix("audiobench_") for t in tasks if t.startswith("audiobench_")):
+        if name in audiobench.DATASETS:
+            audiobench.data_root(metadata, audiobench.DATASETS[name])
+
+
 def on_cli(module) -> None:
     def make(original):
         def cli_evaluate(*args, **kwargs):
             try:
+                command = sys.argv[1] if len(sys.argv) > 1 else ""
+                if (command == "run" or command.startswith("--")) and not {"-h", "--help"} & set(sys.argv):
+                    check_data_first()
                 return original(*args, **kwargs)
             except Exception as e:
-                # The plugin's own errors (bad data, a missing judge, an unreadable clip, a credential in
-                # model_args) name the file or setting and the fix: the message is what a user needs.
-                if not type(e).__module__.startswith("lm_eval_audio") or os.environ.get("LM_EVAL_AUDIO_TRACEBACK"):
+                message = None if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") else user_error_message(e)
+                if message is None:
                     raise
-                sys.stderr.write(f"lm_eval: error: {e}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
+                sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
                 raise SystemExit(2) from None
 
         return cli_evaluate

@@ -1,0 +1,65 @@
+"""The commonest mistakes on lm_eval's command line, each one ``lm_eval: error:`` line, exit status 2 and no
+traceback, saying what to do instead (issue 19)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_cli
+from lm_eval_audio.storage import bundled_models
+
+
+def _one_error_line(proc) -> str:
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("lm_eval: error:")]
+    assert len(lines) == 1, proc.stderr[-3000:]
+    return lines[0]
+
+
+@pytest.mark.parametrize("model, args, expected", [
+    ("cascade", "asr_beam=3", "cascade: unknown model_args asr_beam (did you mean asr_beam_size?). Accepted: asr, "),
+    ("hf-audio", "pretrained=nowhere,dtyp=float32", "hf-audio: unknown model_args dtyp (did you mean dtype?)"),
+    ("openai-audio", "model=m,base_url=http://127.0.0.1:9/v1,retries=2", "openai-audio: unknown model_args retries"),
+])
+def test_a_misspelled_model_argument_names_it_the_closest_and_the_accepted_ones(model, args, expected):
+    line = _one_error_line(run_cli(["lm_eval", "--model", model, "--model_args", args, "--tasks", "spoken_digits"]))
+    assert expected in line
+
+
+def test_a_misspelled_task_suggests_the_closest_names():
+    line = _one_error_line(run_cli(["lm_eval", "--model", "cascade", "--tasks", "airbench_sampel"]))
+    assert "unknown task 'airbench_sampel'; did you mean airbench_sample" in line and "lm_eval ls tasks" in line
+
+
+def test_an_audio_task_on_a_text_model_names_the_audio_models():
+    line = _one_error_line(run_cli(["lm_eval", "--model", "hf", "--model_args",
+                                    f"pretrained={bundled_models.smollm2_folder()}", "--tasks", "spoken_digits"]))
+    assert "tasks ['spoken_digits_gen', 'spoken_digits_mc'] carry audio, and --model hf reads text only" in line
+    assert "--model hf-audio" in line and "cascade" in line and "openai-audio" in line
+
+
+def test_a_bug_keeps_its_traceback(monkeypatch):
+    """Only errors a user can fix become one line: anything else is lm-eval's or a bug, and shows where."""
+    from lm_eval_audio.harness.patches import user_error_message
+
+    assert user_error_message(KeyError("some_key")) is None
+    assert user_error_message(ZeroDivisionError("division by zero")) is None
+
+
+@pytest.mark.parametrize("task, variable, expected", [
+    ("airbench_foundation", "AIRBENCH_DATA_DIR", "holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json"),
+    ("audiobench_librispeech_test_clean", "AUDIOBENCH_DATA_DIR", None),
+])
+def test_missing_data_is_reported_before_any_model_loads(tmp_path, task, variable, expected):
+    """The model named here does not exist: had it been loaded first, that would be the error."""
+    from lm_eval_audio.benchmarks import audiobench
+
+    if expected is None:  # AudioBench: a folder that does not exist
+        variable_value, expected = str(tmp_path / "absent"), f"AudioBench data folder '{tmp_path / 'absent'}' does not exist"
+        assert task.removeprefix("audiobench_") in audiobench.DATASETS
+    else:
+        variable_value = str(tmp_path)  # empty
+    line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", "pretrained=/no/such/model",
+                                    "--tasks", task], env_extra={variable: variable_value}))
+    assert expected in line and "/no/such/model" not in line
