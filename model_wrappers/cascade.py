@@ -151,6 +151,11 @@ class CascadeLM(LM):
     # --- lm-eval's interface -----------------------------------------------------------
 
     @property
+    def run_record(self) -> dict:
+        """Into the results JSON (``lm_eval_audio_model``): what transcribed, what answered and how it was asked."""
+        return {"asr": self.transcriber.name, "llm": self.llm_name, **getattr(self.llm, "run_record", {})}
+
+    @property
     def tokenizer_name(self) -> str:
         return f"cascade__{self.llm.tokenizer_name}"
 
@@ -240,9 +245,9 @@ class CascadeLM(LM):
                     # One pass, so a transcript that happens to contain "{question}" stays as it was said.
                     content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)
             filled.append(dict(m, content=content))
-        if add_generation_prompt is None:  # a plain-text context
-            return filled[0]["content"]
-        return encode_chat_context(filled, add_generation_prompt)
+        # Chat turns even for a plain-text context: a transcribed audio request is always asked in the LLM's chat
+        # template, where text-only requests follow lm-eval's --apply_chat_template (the LLM decides by this).
+        return encode_chat_context(filled, True if add_generation_prompt is None else add_generation_prompt)
 
 
 class _RelayedCacheHook:

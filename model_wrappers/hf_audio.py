@@ -236,7 +236,11 @@ class HFAudioLM(LM):
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
         self.system_prompt = system_prompt if system_prompt is not None else self.adapter.default_system_prompt()
         self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
-                           **greedy.record(generation_config, getattr(self.model, "generation_config", None))}
+                           **greedy.record(generation_config, getattr(self.model, "generation_config", None)),
+                           # Requests by kind: audio always in the model's template (unless chat_template=False);
+                           # text in it only under lm-eval's --apply_chat_template, as lm-eval's `hf` does.
+                           "prompts": dict.fromkeys(("audio_with_template", "audio_without_template",
+                                                     "text_with_template", "text_without_template"), 0)}
 
         self.max_new_tokens = int(max_new_tokens)
         self.use_chat_template = chat_template
@@ -399,7 +403,18 @@ class HFAudioLM(LM):
         return chunks
 
     def _render(self, item: _Item, clips: list, add_generation_prompt: bool = True) -> _Rendered:
-        """The prompt for one request, with one audio slot per (chunked) clip."""
+        """The prompt for one request, with one audio slot per (chunked) clip; counted by kind in the results."""
+        rendered = self._render_prompt(item, clips, add_generation_prompt)
+        kind = ("audio" if item.refs else "text") + ("_with_template" if rendered.templated else "_without_template")
+        self.run_record["prompts"][kind] += 1
+        return rendered
+
+    def _render_prompt(self, item: _Item, clips: list, add_generation_prompt: bool) -> _Rendered:
+        if not item.refs and decode_chat_context(item.context) is None and not self.adapter.encodes_prompt:
+            # Text without lm-eval's --apply_chat_template: the context as it is, as lm-eval's `hf` reads it, so
+            # an audio model's text scores and a text model's come from one protocol. (A family whose processor
+            # renders and tokenizes every prompt, Voxtral, has no plain-text path: its text goes in its template.)
+            return _Rendered(item.context, False, False)
         messages, from_chat = chat_messages(item.context, self.system_prompt)
         if from_chat is not None:
             add_generation_prompt = from_chat
@@ -655,6 +670,7 @@ class HFAudioLM(LM):
             else:
                 pairs.append(self._text_pair(item.context, item.second))
         if text_rows:
+            self.run_record["prompts"]["text_without_template"] += len(text_rows)
             self.adapter.before_call(False)
             for row, scored in zip(text_rows, self._score(pairs, {}, truncatable=[True] * len(pairs))):
                 results[row] = scored
@@ -813,6 +829,7 @@ class HFAudioLM(LM):
                     f"request {i} carries audio ({describe(item.refs[0])})"
                 )
             tokens = self.tokenizer(item.context, add_special_tokens=False)["input_ids"]
+            self.run_record["prompts"]["text_without_template"] += 1
             for window in map(
                 make_disjoint_window,
                 get_rolling_token_windows(

@@ -277,6 +277,14 @@ def write_audiobench(root: Path, repo: str, rows: list[dict], layout: str = "par
 GREEDY = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
 
 
+def templated(text: str) -> str:
+    """A one-turn context as lm-eval hands it to our models under --apply_chat_template (their
+    ``apply_chat_template`` keeps the turns; the model renders them with its audio)."""
+    from lm_eval_audio.audio.markers import encode_chat_context
+
+    return encode_chat_context([{"role": "user", "content": text}], True)
+
+
 def gen_request(context, refs=None, kwargs=GREEDY):
     """A generate_until request as lm-eval builds it, with the clips in its third argument."""
     from lm_eval.api.instance import Instance

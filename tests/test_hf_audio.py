@@ -179,7 +179,7 @@ def test_a_use_cache_rerun_whose_remaining_requests_all_fail_still_finishes(qwen
 
 
 def test_unknown_model_arg_is_rejected(tiny_qwen2_audio):
-    with pytest.raises(TypeError, match="max_new_tokenz"):
+    with pytest.raises(ValueError, match="unknown model_args max_new_tokenz \\(did you mean max_new_tokens\\?\\)"):
         HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", max_new_tokenz=3)
 
 
@@ -263,7 +263,8 @@ def test_batches_never_mix_generation_settings(qwen, qwen_bs8, clips):
     one, eight = qwen.generate_until(requests), qwen_bs8.generate_until(requests)
     assert one == eight
     n_tokens = [len(qwen.tokenizer(o, add_special_tokens=False)["input_ids"]) for o in one]
-    assert max(n_tokens[0], n_tokens[3]) <= 2 < max(n_tokens[1], n_tokens[2], n_tokens[4])
+    # 2 new tokens against 12 (re-tokenizing a random model's text can merge or split a token or so)
+    assert max(n_tokens[0], n_tokens[3]) <= 3 and min(n_tokens[1], n_tokens[2], n_tokens[4]) >= 8
 
 
 def test_text_and_audio_requests_of_one_call_are_batch_invariant(qwen, qwen_bs8, clips):

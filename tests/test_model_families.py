@@ -12,7 +12,7 @@ import pytest
 import torch
 from conftest import gen_request as gen
 from conftest import ll_request as ll
-from conftest import REPO, results_json, run_cli
+from conftest import REPO, results_json, run_cli, templated
 
 from lm_eval_audio.model_wrappers import families
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
@@ -104,12 +104,13 @@ def gemma(tiny_gemma_text):
 def test_a_template_that_writes_bos_gets_one_bos(gemma):
     """Gemma's template opens with {{ bos_token }} and its tokenizer adds another when asked."""
     bos = gemma.tokenizer.bos_token_id
-    with _received(gemma.model) as seen:
-        gemma.generate_until([gen("Say hi."), gen("Count to three, please.")])
+    with _received(gemma.model) as seen:  # under --apply_chat_template, and plain text as lm-eval's hf sends it
+        gemma.generate_until([gen(templated("Say hi.")), gen(templated("Count to three, please.")), gen("Plain.")])
     assert all(ids[0] == bos and ids.count(bos) == 1 for ids in seen)
     assert sorted(gemma.tokenizer.decode(ids) for ids in seen) == [
         "<bos><start_of_turn>user\nCount to three, please.<end_of_turn>\n<start_of_turn>model\n",
         "<bos><start_of_turn>user\nSay hi.<end_of_turn>\n<start_of_turn>model\n",
+        "<bos>Plain.",
     ]
 
 
@@ -287,7 +288,7 @@ def _spoken_digit_requests(model, clips, *more):
 
 def test_granite_speech_receives_the_model_cards_prompt(granite, clips):
     tok = granite.tokenizer
-    seen = _spoken_digit_requests(granite, clips, gen("Say hi."))
+    seen = _spoken_digit_requests(granite, clips, gen(templated("Say hi.")))
     prompts = [_collapsed(tok, ids) for ids in seen]
     assert prompts[0] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio? Answer with one word.")
     assert prompts[1] == GRANITE_PROMPT.format(user="<|audio|>Which digit is spoken in the audio?\nAnswer:")
