@@ -129,6 +129,7 @@ class CascadeLM(LM):
             except (ValueError, TypeError, chat_api.EndpointError) as e:
                 # The endpoint wrapper names its own arguments (model=, base_url=); here they are llm_*.
                 raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
+        self.llm.progress_label = f"{WHO}: {self.llm_name} answers"  # the bars say which model runs
         self.batch_sizes = getattr(self.llm, "batch_sizes", {})
         log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name, llm,
                  self.llm_name, self.transcripts.path)
@@ -185,7 +186,8 @@ class CascadeLM(LM):
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
         texts, transcribed, undecodable = self.transcripts.get_all(
-            clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE)
+            clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE),
+            f"{WHO}: {self.transcriber.name} transcribes", disable_tqdm,
         )
         if clips:
             log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),

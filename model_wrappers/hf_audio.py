@@ -243,6 +243,7 @@ class HFAudioLM(LM):
                                                      "text_with_template", "text_without_template"), 0)}
 
         self.max_new_tokens = int(max_new_tokens)
+        self.progress_label = "hf-audio"  # what the progress bars say is running (cascade: its LLM)
         self.use_chat_template = chat_template
         if self.adapter.encodes_prompt:
             if not self.use_chat_template:
@@ -516,7 +517,7 @@ class HFAudioLM(LM):
         )
         if self.adapter.clips_alone:
             ordered = [part for group in ordered for part in ([[item] for item in group] if group[0].refs else [group])]
-        outs = self.batcher.run("generate_until", ordered, self._generate_batch, "hf-audio generate",
+        outs = self.batcher.run("generate_until", ordered, self._generate_batch, f"{self.progress_label} generate",
                                 self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests))
         self._report_audio_handling(outs)
         return outs
@@ -641,7 +642,7 @@ class HFAudioLM(LM):
         # A document's choices share context and clip: adjacent, so that they share a batch and its prompt pass.
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context), x.context, x.index))
         outs = self.batcher.run(
-            "loglikelihood", [ordered], self._loglikelihood_batch, "hf-audio loglikelihood", self._quiet(disable_tqdm),
+            "loglikelihood", [ordered], self._loglikelihood_batch, f"{self.progress_label} loglikelihood", self._quiet(disable_tqdm),
             on_result=self._cache_partial("loglikelihood", requests),
         )
         self._report_audio_handling(outs)
@@ -847,7 +848,7 @@ class HFAudioLM(LM):
             return self._score([w.second for w in batch], {}, truncatable=[True] * len(batch))
 
         ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))
-        scores = self.batcher.run("loglikelihood_rolling", [ordered], score, "hf-audio rolling", self._quiet(disable_tqdm))
+        scores = self.batcher.run("loglikelihood_rolling", [ordered], score, f"{self.progress_label} rolling", self._quiet(disable_tqdm))
         totals = [0.0] * len(requests)
         for owner, (lp, _) in zip(owners, scores):
             totals[owner] += lp

@@ -165,10 +165,13 @@ class TranscriptCache:
     def _key(self, digest: str) -> str:
         return hashlib.sha256(f"{self._identity}|{digest}".encode()).hexdigest()
 
-    def get_all(self, clips: dict[str, object], decode) -> tuple[dict[str, str], int, dict[str, str]]:
+    def get_all(self, clips: dict[str, object], decode, desc: str = "transcribing",
+                disable_tqdm: bool = False) -> tuple[dict[str, str], int, dict[str, str]]:
         """Transcripts for ``{digest: reference}``, how many had to be transcribed, and why each
         clip that could not be decoded was not (``decode(ref)`` gives the samples of a clip, or
-        raises ``AudioError``)."""
+        raises ``AudioError``). A progress bar (``desc``) counts the clips transcribed."""
+        from tqdm import tqdm
+
         from lm_eval_audio.audio.refs import AudioError
 
         out, missing, errors = {}, [], {}
@@ -181,15 +184,17 @@ class TranscriptCache:
             else:
                 out[digest] = self._memory[digest] = text
         # A few clips at a time: decoded audio is dropped once transcribed.
-        for start in range(0, len(missing), 8):
-            chunk, samples = [], []
-            for digest in missing[start:start + 8]:
-                try:
-                    samples.append(decode(clips[digest]))
-                    chunk.append(digest)
-                except AudioError as e:
-                    errors[digest] = str(e)
-            for digest, text in zip(chunk, self.transcriber.transcribe(samples) if samples else []):
-                self._store.put(self._key(digest), self.transcriber.name, text)
-                out[digest] = self._memory[digest] = text
+        with tqdm(total=len(missing), desc=desc, unit="clip", disable=disable_tqdm or not missing) as bar:
+            for start in range(0, len(missing), 8):
+                chunk, samples = [], []
+                for digest in missing[start:start + 8]:
+                    try:
+                        samples.append(decode(clips[digest]))
+                        chunk.append(digest)
+                    except AudioError as e:
+                        errors[digest] = str(e)
+                for digest, text in zip(chunk, self.transcriber.transcribe(samples) if samples else []):
+                    self._store.put(self._key(digest), self.transcriber.name, text)
+                    out[digest] = self._memory[digest] = text
+                bar.update(len(missing[start:start + 8]))
         return out, len(missing) - len(errors), errors

@@ -4,6 +4,7 @@ LLM's prompt, the transcript cache, and the CLI on the plugin's spoken_digits ta
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -162,6 +163,9 @@ def test_cli_spoken_digits_generation_and_multiple_choice_offline(tmp_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert "10 distinct clip(s): 10 transcribed, 0 from the transcript cache" in proc.stderr
     assert "10 distinct clip(s): 0 transcribed, 10 from the transcript cache" in proc.stderr
+    # the progress bars say what runs: the recognizer, then the cascade's LLM (not "hf-audio")
+    assert re.search(r"cascade: faster-whisper:\S+ transcribes: 100%", proc.stderr)
+    assert "cascade: SmolLM2-135M-Instruct answers generate" in proc.stderr and "hf-audio generate" not in proc.stderr
     res = results_json(tmp_path / "out")
     assert res["config"]["model"] == "cascade"
     assert res["n-samples"]["spoken_digits_gen"]["effective"] == 10
