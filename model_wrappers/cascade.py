@@ -26,7 +26,7 @@ from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio.audio import decoding as audio_io
 from lm_eval_audio.audio import conditions as audio_condition
-from lm_eval_audio.storage import bundled_models
+from lm_eval_audio.storage import bundled_models, run_state
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
@@ -201,7 +201,10 @@ class CascadeLM(LM):
             if errors:  # this clip only: counted and named, the run goes on
                 failed[p.index] = failed_requests.record(WHO, request, errors[0], kind)
                 continue
-            context = self._prompt(p.context, [texts[digests[id(ref)]] for ref in p.refs]) if p.refs else p.context
+            heard = [texts[digests[id(ref)]] for ref in p.refs]
+            if heard:
+                run_state.current().transcripts.setdefault(request.task_name, {})[request.doc_id] = heard
+            context = self._prompt(p.context, heard) if p.refs else p.context
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)

@@ -82,6 +82,13 @@ def test_two_phase_judge_exact_scores_logs_settings_and_no_key(predicted, tmp_pa
         assert chat["score"] == pytest.approx((second + first) / 2)
         assert chat["reference_score"] == pytest.approx((first + second) / 2)
         assert chat["win_rate"] == pytest.approx(0.5) and chat["judge_failures"] == 0
+        # the samples carry each judged score under its metric's name (lm-eval logged the document there)
+        logged = {p.name.split("_2")[0]: [json.loads(x) for x in p.read_text().splitlines()]
+                  for p in (tmp_path / "judged").rglob("samples_*.jsonl")}
+        found = logged["samples_airbench_sample_foundation"]
+        assert all(s["gpt_align"] in (0.0, 1.0) and s["gpt_align"] == s["item_scores"]["gpt_align"] for s in found)
+        assert sum(s["gpt_align"] for s in found) / len(found) == pytest.approx(foundation["gpt_align"])
+        assert all(s["score"] == pytest.approx((second + first) / 2) for s in logged["samples_airbench_sample_chat"])
         settings = res["lm_eval_audio_judge"]["airbench_sample_chat"]
         assert settings["judge"]["model"] == "gpt-4-0125-preview" and settings["judge"]["temperature"] == 0.0
         assert settings["prompt_version"].startswith("airbench-official@983247666e2a")

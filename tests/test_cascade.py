@@ -174,6 +174,10 @@ def test_cli_spoken_digits_generation_and_multiple_choice_offline(tmp_path):
     assert folder.name == "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
     samples = [json.loads(x) for x in next(folder.glob("samples_spoken_digits_gen_*.jsonl")).read_text().splitlines()]
     assert all(isinstance(s["resps"][0][0], str) for s in samples)
+    # what the recognizer heard, beside each answer: one transcript per clip (Whisper tiny.en on espeak-ng
+    # speech: "Zero.", "one.", "2", "For...")
+    assert all(len(s["transcripts"]) == 1 and s["transcripts"][0].strip() for s in samples)
+    assert sum(s["target"].lower() in s["transcripts"][0].lower() for s in samples) >= 3
 
 
 def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, monkeypatch):

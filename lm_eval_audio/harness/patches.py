@@ -436,6 +436,10 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
             for sample in samples:
                 sample["audio_condition"] = str(condition)
     for task, samples in samples_by_task.items():
+        heard = state.transcripts.get(task, {})
+        for sample in samples:
+            if sample.get("doc_id") in heard:  # why a cascade answered as it did, beside the answer
+                sample["transcripts"] = heard[sample["doc_id"]]
         by_metric = state.item_scores.get(task, {})
         if not by_metric:
             continue
@@ -445,7 +449,11 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
                         "samples", task)
             continue
         for sample in samples:
-            sample["item_scores"] = {metric: values.get(sample["doc_id"]) for metric, values in by_metric.items()}
+            scores = {metric: values.get(sample["doc_id"]) for metric, values in by_metric.items()}
+            sample["item_scores"] = scores
+            # Each judged score under its metric's name too, in place of the item that lm-eval logged there
+            # (the document again, which the aggregation needed to ask the judge).
+            sample.update(scores)
 
 
 # --- lm_eval.loggers.evaluation_tracker -------------------------------------------------

@@ -15,7 +15,8 @@ per-document items. What those places learn or need during a run lives on the
 * ``aggregating``, ``stderrs``, ``item_scores``: the task whose metrics are being aggregated,
   the standard errors our aggregations report, and the judge metrics' per-document scores;
 * ``judge_records``, ``judge_summaries``, ``judge_verdicts``: the judge log, the judge
-  settings and counts per task, and verdicts already reached in this run.
+  settings and counts per task, and verdicts already reached in this run;
+* ``transcripts``: the cascade's transcript of each document's clips, for its logged sample.
 
 How judge scores reach the results, in one place: an aggregation function (a task folder's
 ``utils.py``) asks the judge and puts its scores here; the startup hook's ``evaluate``
@@ -52,6 +53,8 @@ class RunState:
     # metrics aggregate the same items, and the judge (and the log) must see them once.
     judge_verdicts: dict[str, object] = field(default_factory=dict)
     warned: set = field(default_factory=set)  # warnings given once per run (by key)
+    # task -> doc_id -> what the cascade's recognizer heard in each clip: into the logged samples
+    transcripts: dict[str, dict[int, list[str]]] = field(default_factory=dict)
 
     # --- what the run could not evaluate ------------------------------------------------
     def note(self, kind: str, key: str, value) -> None:
