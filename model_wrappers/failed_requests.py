@@ -63,7 +63,9 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
     state = run_state.current()
     state.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
     state.add("failed_request_counts", task, 1)
-    return FailedResponse(error) if kind == "generate_until" else FailedScore(error)
+    answer = FailedResponse(error) if kind == "generate_until" else FailedScore(error)
+    answer.item = (task, getattr(request, "doc_id", None))  # a multiple-choice item fails once per choice
+    return answer
 
 
 def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
@@ -81,9 +83,11 @@ def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
         )
     if failed:
+        items = len({getattr(a, "item", id(a)) for a in failed})
         log.warning(
-            "%s: %d of %d request(s) failed for good (an endpoint error after the retries, or audio that cannot "
-            "be decoded) and were answered empty (listed in the results under lm_eval_audio_data.failed_requests; "
-            "with --use_cache a re-run asks only these again); first: %s",
-            who, len(failed), len(answers), failed[0].error,
+            "%s: %d item(s) failed for good (%d of %d request(s): an endpoint error after the retries, or audio that "
+            "cannot be decoded) and were answered empty (listed in the results under "
+            "lm_eval_audio_data.failed_requests, counted per task as failed_items in the table; with --use_cache a "
+            "re-run asks only these again); first: %s",
+            who, items, len(failed), len(answers), failed[0].error,
         )

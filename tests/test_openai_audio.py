@@ -264,7 +264,7 @@ def test_cli_airbench_sample_with_use_cache_and_a_failed_request(tmp_path):
         first = _cli(server, tmp_path / "first", *cache)
         assert first.returncode == 0, first.stderr[-4000:]
         assert "Cached requests: 0, Requests remaining: 41" in first.stderr
-        assert "1 of 41 request(s) failed for good" in first.stderr
+        assert "1 item(s) failed for good (1 of 41 request(s)" in first.stderr
         model_calls = [b for b in server.requests if b["model"] == "served-audio-lm"]
         assert len({json.dumps(b) for b in model_calls}) == 41 and server.max_in_flight > 1
     res = results_json(tmp_path / "first" / "out")

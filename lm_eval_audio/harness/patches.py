@@ -599,6 +599,72 @@ def on_cli(module) -> None:
     _wrap(module, "cli_evaluate", make)
 
 
+# --- lm_eval.utils -----------------------------------------------------------------------
+
+# Metrics of our tasks that count items (aggregation ``count``, judge failures, failed requests): printed as
+# "N items" without an arrow, apart from the scores.
+COUNT_METRICS = frozenset({"audio_missing", "judge_failures", "gpt_align_judge_failures", "failed_items"})
+# Rates that describe the answers, not their quality: printed with what they are.
+RATE_METRICS = {"exact_match_rule_parsed": "parse rate"}
+
+
+def _items(n: int) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
+
+
+def failed_items_per_task(results: dict) -> dict[str, int]:
+    """Documents whose request failed for good, per task (a multiple-choice item counts once)."""
+    failed = ((results.get("lm_eval_audio_data") or {}).get("failed_requests") or {})
+    per_task: dict[str, int] = {}
+    for key in failed:
+        task = key.rpartition("/doc ")[0]
+        per_task[task] = per_task.get(task, 0) + 1
+    return per_task
+
+
+def table_view(result_dict: dict, column: str) -> dict:
+    """What lm-eval's printed table shows for our tasks: counts as "N items" without ↑/↓ (including
+    ``failed_items``, the documents whose request failed for good), rates named as such. Only the
+    printed copy changes; the results JSON keeps the numbers."""
+    rows = result_dict.get(column)
+    if not isinstance(rows, dict):
+        return result_dict
+    ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
+    failed = failed_items_per_task(result_dict)
+    view, arrows = {}, {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
+    for task, metrics in rows.items():
+        if task not in ours or not isinstance(metrics, dict):
+            view[task] = metrics
+            continue
+        metrics = dict(metrics)
+        if task not in groups:
+            metrics["failed_items,none"] = failed.get(task, 0)
+        for key, value in list(metrics.items()):
+            name, _, _ = key.partition(",")
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                continue
+            if value != value:
+                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
+            elif name in COUNT_METRICS:
+                metrics[key] = _items(int(value))
+                arrows.setdefault(task, {})[name] = None
+            elif name in RATE_METRICS:
+                metrics[key] = f"{value:.4f} ({RATE_METRICS[name]})"
+                arrows.setdefault(task, {})[name] = None
+        view[task] = metrics
+    return {**result_dict, column: view, "higher_is_better": arrows}
+
+
+def on_utils(module) -> None:
+    def make(original):
+        def make_table(result_dict, column: str = "results", *args, **kwargs):
+            return original(table_view(result_dict, column), column, *args, **kwargs)
+
+        return make_table
+
+    _wrap(module, "make_table", make)
+
+
 PATCHES = {
     "lm_eval.__main__": on_cli,
     "lm_eval.api.registry": on_registry,
@@ -609,4 +675,5 @@ PATCHES = {
     "lm_eval.evaluator_utils": on_evaluator_utils,
     "lm_eval.evaluator": on_evaluator,
     "lm_eval.loggers.evaluation_tracker": on_evaluation_tracker,
+    "lm_eval.utils": on_utils,
 }

@@ -38,6 +38,7 @@ WATCHED = (
     "lm_eval.evaluator_utils",
     "lm_eval.evaluator",
     "lm_eval.loggers.evaluation_tracker",
+    "lm_eval.utils",
 )
 
 def _on_import(module) -> None:

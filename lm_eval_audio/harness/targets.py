@@ -38,6 +38,7 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("EvaluationTracker.save_results_aggregated", ("results", "samples")),
         ("GeneralConfigTracker.log_experiment_args", ("model_source", "model_args")),
     ],
+    "lm_eval.utils": [("make_table", ("result_dict", "column"))],
 }
 
 
