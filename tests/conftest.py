@@ -163,7 +163,7 @@ def readme_block(name: str) -> str:
 def run_readme_block(name: str, folder: Path, timeout: int = 1500) -> subprocess.CompletedProcess:
     """Run a README block in ``folder`` (linked to the venv, the tasks and the examples) as a new
     user would: offline, no judge endpoint, fresh judge and transcript caches."""
-    for link in (".venv", "tasks", "examples"):
+    for link in (".venv", "tasks", "examples", "tests"):
         if not (folder / link).exists():
             (folder / link).symlink_to(BIN.parent if link == ".venv" else REPO / link)
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
