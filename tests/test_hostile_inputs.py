@@ -114,11 +114,13 @@ def test_a_hostile_snapshot_runs_to_the_end_with_every_problem_counted(tiny_qwen
     assert notes["airbench_unknown_task_names"]["Foundation/Made_Up_Task"]["items"] == 1
     metrics = res["results"][key]
     assert metrics["audio_missing,none"] == 1
-    # the printed table counts items, without an arrow: the 5 failed requests are 5 items, the empty file 1
+    # the printed counts are items, in a table of their own: 5 failed requests are 5 items, the empty file 1
+    assert "|Task|audio_missing|failed_items|" in proc.stdout
+    assert "|Speaker_Gender_Recognition|1|5|" in proc.stdout, proc.stdout
     rows = [line for line in proc.stdout.splitlines() if line.startswith("|")]
-    assert any(re.search(r"\|failed_items +\| +\|5 items", r) for r in rows), proc.stdout
-    assert any(re.search(r"\|audio_missing +\| +\|1 item ", r) for r in rows), proc.stdout
     assert any(re.search(r"\|exact_match_rule_parsed *\| +\|0\.\d{4} \(parse rate\)", r) for r in rows), proc.stdout
+    scores = proc.stdout.split("Counts per task")[0]
+    assert "Value" in scores and not re.search(r"\|(audio_missing|failed_items) *\|", scores)  # not among scores
     assert "5 item(s) failed for good (5 of " in proc.stderr
     assert "failed for good" in proc.stderr and "name a task AIR-Bench does not have" in proc.stderr
     assert "1 clip(s) longer than 30 s were truncated" in proc.stderr  # the ten-minute clip

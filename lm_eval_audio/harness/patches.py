@@ -601,15 +601,11 @@ def on_cli(module) -> None:
 
 # --- lm_eval.utils -----------------------------------------------------------------------
 
-# Metrics of our tasks that count items (aggregation ``count``, judge failures, failed requests): printed as
-# "N items" without an arrow, apart from the scores.
-COUNT_METRICS = frozenset({"audio_missing", "judge_failures", "gpt_align_judge_failures", "failed_items"})
-# Rates that describe the answers, not their quality: printed with what they are.
+# Metrics of our tasks that count items (aggregation ``count``, judge failures, failed requests): printed in a
+# table of their own under lm-eval's, as integers, apart from the scores.
+COUNT_METRICS = ("audio_missing", "failed_items", "judge_failures", "gpt_align_judge_failures")
+# Rates that describe the answers, not their quality: printed with what they are, without an arrow.
 RATE_METRICS = {"exact_match_rule_parsed": "parse rate"}
-
-
-def _items(n: int) -> str:
-    return f"{n} item" if n == 1 else f"{n} items"
 
 
 def failed_items_per_task(results: dict) -> dict[str, int]:
@@ -622,43 +618,54 @@ def failed_items_per_task(results: dict) -> dict[str, int]:
     return per_task
 
 
-def table_view(result_dict: dict, column: str) -> dict:
-    """What lm-eval's printed table shows for our tasks: counts as "N items" without ↑/↓ (including
-    ``failed_items``, the documents whose request failed for good), rates named as such. Only the
-    printed copy changes; the results JSON keeps the numbers."""
+def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
+    """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
+    items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
+    such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
     rows = result_dict.get(column)
     if not isinstance(rows, dict):
-        return result_dict
+        return result_dict, {}
     ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
     failed = failed_items_per_task(result_dict)
-    view, arrows = {}, {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
+    view, counts = {}, {}
+    arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
     for task, metrics in rows.items():
         if task not in ours or not isinstance(metrics, dict):
             view[task] = metrics
             continue
         metrics = dict(metrics)
-        if task not in groups:
-            metrics["failed_items,none"] = failed.get(task, 0)
+        counted = {} if task in groups else {"failed_items": failed.get(task, 0)}
         for key, value in list(metrics.items()):
-            name, _, _ = key.partition(",")
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                continue
-            if value != value:
+            name = key.partition(",")[0]
+            if name.removesuffix("_stderr") in COUNT_METRICS:
+                value = metrics.pop(key)
+                if name in COUNT_METRICS and isinstance(value, (int, float)) and value == value:
+                    counted[name] = int(value)
+            elif isinstance(value, float) and value != value:
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
-            elif name in COUNT_METRICS:
-                metrics[key] = _items(int(value))
-                arrows.setdefault(task, {})[name] = None
-            elif name in RATE_METRICS:
+            elif name in RATE_METRICS and isinstance(value, (int, float)) and not isinstance(value, bool):
                 metrics[key] = f"{value:.4f} ({RATE_METRICS[name]})"
                 arrows.setdefault(task, {})[name] = None
         view[task] = metrics
-    return {**result_dict, column: view, "higher_is_better": arrows}
+        if counted:
+            counts[str(metrics.get("alias", task)).strip(" -")] = counted
+    return {**result_dict, column: view, "higher_is_better": arrows}, counts
+
+
+def counts_table(counts: dict[str, dict[str, int]]) -> str:
+    names = [m for m in COUNT_METRICS if any(m in c for c in counts.values())]
+    lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
+             "|---|" + "---:|" * len(names)]
+    lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]
+    return "\n".join(lines) + "\n"
 
 
 def on_utils(module) -> None:
     def make(original):
         def make_table(result_dict, column: str = "results", *args, **kwargs):
-            return original(table_view(result_dict, column), column, *args, **kwargs)
+            view, counts = table_view(result_dict, column)
+            table = original(view, column, *args, **kwargs)
+            return table + "\n" + counts_table(counts) if counts else table
 
         return make_table
 
