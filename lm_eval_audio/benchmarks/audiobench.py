@@ -165,16 +165,17 @@ def chunk_seconds(metadata: dict) -> float:
 # --- the snapshot ----------------------------------------------------------------------
 
 
-def data_root(metadata: dict, dataset: Dataset) -> Path:
+def data_root(metadata: dict, dataset: Dataset | None = None) -> Path:
+    """The snapshot folder; without ``dataset`` (a group of several), the error names no one dataset."""
     raw = metadata.get("audiobench_data_dir") or os.environ.get("AUDIOBENCH_DATA_DIR")
+    example = dataset or DATASETS["librispeech_test_clean"]
     if not raw:
-        raise AudioBenchDataError(
-            f"audiobench_{dataset.name} needs the dataset AudioLLMs/{dataset.repo}, and no location is set. "
-            + download_help(dataset)
-        )
+        needs = (f"audiobench_{dataset.name} needs the dataset AudioLLMs/{dataset.repo}" if dataset
+                 else "AudioBench tasks need their datasets")
+        raise AudioBenchDataError(f"{needs}, and no location is set. " + download_help(example))
     root = Path(raw).expanduser()
     if not root.is_dir():
-        raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(dataset, root))
+        raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(example, root))
     return root
 
 

@@ -574,9 +574,12 @@ def check_data_first() -> None:
         airbench.check_snapshot(metadata)
     from lm_eval_audio.benchmarks import audiobench
 
-    for name in (t.removeprefix("audiobench_") for t in tasks if t.startswith("audiobench_")):
+    for task in tasks:
+        name = task.removeprefix("audiobench_")
         if name in audiobench.DATASETS:
             audiobench.data_root(metadata, audiobench.DATASETS[name])
+        elif (Path(task_folders.folder()) / "audiobench" / f"{task}.yaml").is_file():  # a group of ours
+            audiobench.data_root(metadata)
 
 
 def on_cli(module) -> None:
