@@ -153,7 +153,7 @@ def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
         lm = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, audio="none",
                        transcript_cache=str(tmp_path / "t.sqlite"))
         real = lm.transcripts.get_all
-        lm.transcripts.get_all = lambda clips, load: real(clips, load) if not clips else pytest.fail(
+        lm.transcripts.get_all = lambda clips, load, *bar: real(clips, load, *bar) if not clips else pytest.fail(
             "nothing to transcribe under audio=none")
         assert lm.generate_until([_request("<audio>Which option?", [clip])]) == ["B"]
         assert prompt_text(server.requests[-1]) == "Which option?"
