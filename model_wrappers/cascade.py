@@ -201,10 +201,11 @@ class CascadeLM(LM):
             if errors:  # this clip only: counted and named, the run goes on
                 failed[p.index] = failed_requests.record(WHO, request, errors[0], kind)
                 continue
-            heard = [texts[digests[id(ref)]] for ref in p.refs]
-            if heard:
+            context = p.context
+            if p.refs:
+                heard = [texts[digests[id(ref)]] for ref in p.refs]
                 run_state.current().transcripts.setdefault(request.task_name, {})[request.doc_id] = heard
-            context = self._prompt(p.context, heard) if p.refs else p.context
+                context = self._prompt(p.context, heard)
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)

@@ -52,6 +52,20 @@ class EveryRequestFailed(ValueError):
     """No request of a model call was answered; the message gives the first reason."""
 
 
+_DOC = "/doc "  # failed_requests keys: ``<task>/doc <doc_id>``
+
+
+def failed_documents(results: dict) -> dict[str, set[str]]:
+    """Per task, the documents (their ``doc_id`` as written) whose request failed for good, read back from a
+    run's results (``lm_eval_audio_data.failed_requests``, keyed as :func:`record` writes them)."""
+    failed = (results.get("lm_eval_audio_data") or {}).get("failed_requests") or {}
+    per_task: dict[str, set[str]] = {}
+    for key in failed:
+        task, _, doc = key.rpartition(_DOC)
+        per_task.setdefault(task, set()).add(doc)
+    return per_task
+
+
 def is_failed(answer) -> bool:
     return isinstance(answer, (FailedResponse, FailedScore))
 
@@ -61,7 +75,7 @@ def record(who: str, request, error: str, kind: str = "generate_until"):
     once) and count it per task; the answer to give (by request ``kind``)."""
     task = getattr(request, "task_name", None) or "unknown_task"
     state = run_state.current()
-    state.append("failed_requests", f"{task}/doc {getattr(request, 'doc_id', None)}", f"{who}: {error}")
+    state.append("failed_requests", f"{task}{_DOC}{getattr(request, 'doc_id', None)}", f"{who}: {error}")
     state.add("failed_request_counts", task, 1)
     answer = FailedResponse(error) if kind == "generate_until" else FailedScore(error)
     answer.item = (task, getattr(request, "doc_id", None))  # a multiple-choice item fails once per choice

@@ -55,9 +55,9 @@ def failed_docs(results: dict, task: str) -> set[int]:
     """The documents of ``task`` whose request failed for good in this run: an endpoint error
     after the retries, an undecodable clip (``lm_eval_audio_data.failed_requests``, keyed
     ``task/doc N``). Their score is the task's score of an empty answer, not the model's."""
-    failed = (results.get("lm_eval_audio_data") or {}).get("failed_requests") or {}
-    prefix = f"{task}/doc "
-    return {int(key[len(prefix):]) for key in failed if key.startswith(prefix) and key[len(prefix):].isdigit()}
+    from lm_eval_audio.model_wrappers.failed_requests import failed_documents
+
+    return {int(doc) for doc in failed_documents(results).get(task, ()) if doc.isdigit()}
 
 
 def reported_value(task_results: dict, metric: str):

@@ -566,9 +566,9 @@ def check_data_first() -> None:
         return
     from lm_eval_audio import tasks as task_folders
 
-    airbench_yamls = Path(task_folders.folder()) / "airbench"
+    folder = Path(task_folders.folder())
     # Names of ours only (one YAML per task or group): a misspelled name is lm-eval's "not found", with suggestions.
-    if any(not t.startswith("airbench_sample") and (airbench_yamls / f"{t}.yaml").is_file() for t in tasks):
+    if any(not t.startswith("airbench_sample") and (folder / "airbench" / f"{t}.yaml").is_file() for t in tasks):
         from lm_eval_audio.benchmarks import airbench
 
         airbench.check_snapshot(metadata)
@@ -578,7 +578,7 @@ def check_data_first() -> None:
         name = task.removeprefix("audiobench_")
         if name in audiobench.DATASETS:
             audiobench.data_root(metadata, audiobench.DATASETS[name])
-        elif (Path(task_folders.folder()) / "audiobench" / f"{task}.yaml").is_file():  # a group of ours
+        elif (folder / "audiobench" / f"{task}.yaml").is_file():  # a group of ours
             audiobench.data_root(metadata)
 
 
@@ -611,25 +611,17 @@ COUNT_METRICS = ("audio_missing", "failed_items", "judge_failures", "gpt_align_j
 RATE_METRICS = {"exact_match_rule_parsed": "parse rate"}
 
 
-def failed_items_per_task(results: dict) -> dict[str, int]:
-    """Documents whose request failed for good, per task (a multiple-choice item counts once)."""
-    failed = ((results.get("lm_eval_audio_data") or {}).get("failed_requests") or {})
-    per_task: dict[str, int] = {}
-    for key in failed:
-        task = key.rpartition("/doc ")[0]
-        per_task[task] = per_task.get(task, 0) + 1
-    return per_task
-
-
 def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
     """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
     items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
     such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
+    from lm_eval_audio.model_wrappers.failed_requests import failed_documents
+
     rows = result_dict.get(column)
     if not isinstance(rows, dict):
         return result_dict, {}
     ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
-    failed = failed_items_per_task(result_dict)
+    failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
     view, counts = {}, {}
     arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
     for task, metrics in rows.items():
@@ -637,7 +629,7 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
             view[task] = metrics
             continue
         metrics = dict(metrics)
-        counted = {} if task in groups else {"failed_items": failed.get(task, 0)}
+        counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
         for key, value in list(metrics.items()):
             name = key.partition(",")[0]
             if name.removesuffix("_stderr") in COUNT_METRICS:
