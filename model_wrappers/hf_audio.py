@@ -139,6 +139,12 @@ class _PromptPass(NamedTuple):
     cache: object  # the key-value cache of the pass, one row per document
 
 
+def _plain_text(item: _Item) -> bool:
+    """A text-only request whose context lm-eval's --apply_chat_template did not turn into turns: lm-eval's
+    `hf` reads it as it is, without a template, and so does hf-audio."""
+    return not item.refs and decode_chat_context(item.context) is None
+
+
 class HFAudioLM(LM):
     MULTIMODAL = True
 
@@ -411,7 +417,7 @@ class HFAudioLM(LM):
         return rendered
 
     def _render_prompt(self, item: _Item, clips: list, add_generation_prompt: bool) -> _Rendered:
-        if not item.refs and decode_chat_context(item.context) is None and not self.adapter.encodes_prompt:
+        if _plain_text(item) and not self.adapter.encodes_prompt:
             # Text without lm-eval's --apply_chat_template: the context as it is, as lm-eval's `hf` reads it, so
             # an audio model's text scores and a text model's come from one protocol. (A family whose processor
             # renders and tokenizes every prompt, Voxtral, has no plain-text path: its text goes in its template.)
@@ -642,8 +648,8 @@ class HFAudioLM(LM):
         # A document's choices share context and clip: adjacent, so that they share a batch and its prompt pass.
         ordered = sorted(items, key=lambda x: (-x.seconds, -len(x.context), x.context, x.index))
         outs = self.batcher.run(
-            "loglikelihood", [ordered], self._loglikelihood_batch, f"{self.progress_label} loglikelihood", self._quiet(disable_tqdm),
-            on_result=self._cache_partial("loglikelihood", requests),
+            "loglikelihood", [ordered], self._loglikelihood_batch, f"{self.progress_label} loglikelihood",
+            self._quiet(disable_tqdm), on_result=self._cache_partial("loglikelihood", requests),
         )
         self._report_audio_handling(outs)
         return outs
@@ -659,7 +665,7 @@ class HFAudioLM(LM):
         text_rows, pairs = [], []
         documents: dict[tuple, list[int]] = {}
         for row, item in enumerate(batch):
-            if item.refs or decode_chat_context(item.context) is not None:
+            if not _plain_text(item):
                 key = (item.context, tuple(content_digest(ref) for ref in item.refs))
                 documents.setdefault(key, []).append(row)
                 continue
@@ -848,7 +854,8 @@ class HFAudioLM(LM):
             return self._score([w.second for w in batch], {}, truncatable=[True] * len(batch))
 
         ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))
-        scores = self.batcher.run("loglikelihood_rolling", [ordered], score, f"{self.progress_label} rolling", self._quiet(disable_tqdm))
+        scores = self.batcher.run("loglikelihood_rolling", [ordered], score, f"{self.progress_label} rolling",
+                                  self._quiet(disable_tqdm))
         totals = [0.0] * len(requests)
         for owner, (lp, _) in zip(owners, scores):
             totals[owner] += lp
