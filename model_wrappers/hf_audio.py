@@ -141,8 +141,9 @@ class _PromptPass(NamedTuple):
 
 def _plain_text(item: _Item) -> bool:
     """A text-only request whose context lm-eval's --apply_chat_template did not turn into turns: lm-eval's
-    `hf` reads it as it is, without a template, and so does hf-audio."""
-    return not item.refs and decode_chat_context(item.context) is None
+    `hf` reads it as it is, without a template, and so does hf-audio. An audio task's request under audio=none
+    is no such request: it keeps the template it has under audio=full."""
+    return not item.audio_task and decode_chat_context(item.context) is None
 
 
 class HFAudioLM(LM):

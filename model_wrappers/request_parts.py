@@ -24,6 +24,13 @@ class RequestParts:
     refs: list = field(default_factory=list)
     seconds: float = 0.0  # total audio length, when measured (for batching)
     unavailable: str | None = None  # the loader's reason, when a clip is missing or empty
+    # The request came with audio (under audio=none too, where ``refs`` is empty): an audio task's prompt, always
+    # asked in the model's chat template, as under audio=full, so that the conditions differ by the audio alone.
+    audio_task: bool | None = None  # None: whether it carries ``refs``
+
+    def __post_init__(self) -> None:
+        if self.audio_task is None:
+            self.audio_task = bool(self.refs)
 
 
 def split_request(
@@ -56,7 +63,7 @@ def split_request(
         # Skipped under every condition, so that each condition scores the same items.
         return RequestParts(index, context, second, list(refs), 0.0, reasons[0])
     if refs and condition.kind == "none":
-        return RequestParts(index, without_audio(context), second)
+        return RequestParts(index, without_audio(context), second, audio_task=True)
     if condition.changes_samples:
         refs = [mark(r, condition, heard_seconds) for r in refs]
     seconds = 0.0

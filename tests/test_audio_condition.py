@@ -109,6 +109,11 @@ def test_hf_audio_receives_no_audio_zeros_noise_or_exactly_the_kth_slice(tiny_qw
     assert heard["full"][1][0].shape == whole.shape and "<|AUDIO|>" in heard["full"][0]
     text, audio = heard["none"]
     assert audio is None and "<|AUDIO|>" not in text and "<audio>" not in text and "What is it?" in text
+    # the same chat template as under full: the conditions differ by the audio alone, never by the prompt's format
+    full_text = heard["full"][0]
+    opening = full_text[: full_text.index("<|im_start|>user\n") + len("<|im_start|>user\n")]
+    assert opening.startswith("<|im_start|>system\n") and text.startswith(opening)
+    assert text.endswith("What is it?<|im_end|>\n<|im_start|>assistant\n")
     assert heard["silence"][1][0].shape == whole.shape and not heard["silence"][1][0].any()
     noise = heard["noise"][1][0]
     assert noise.shape == whole.shape and np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
@@ -147,6 +152,7 @@ def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
 
 
 def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
+    from lm_eval_audio.audio.markers import decode_chat_context
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
 
     with ScriptedJudge(models=SERVED_MODELS + ("text-llm",), reply=lambda prompt: "B") as server:
@@ -157,6 +163,18 @@ def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
             "nothing to transcribe under audio=none")
         assert lm.generate_until([_request("<audio>Which option?", [clip])]) == ["B"]
         assert prompt_text(server.requests[-1]) == "Which option?"
+
+        class Recorder:  # the LLM behind the cascade: a transformers LLM renders chat turns in its template
+            cache_hook = None
+
+            def generate_until(self, instances, disable_tqdm=False):
+                self.contexts = [i.args[0] for i in instances]
+                return ["B"] * len(instances)
+
+        lm.llm = Recorder()
+        lm.generate_until([_request("<audio>Which option?", [clip])])
+        # under none the question goes in chat turns as under full, never as plain text without the template
+        assert decode_chat_context(lm.llm.contexts[0]) == ([{"role": "user", "content": "Which option?"}], True)
 
 
 def test_cascade_transcribes_zeros_noise_or_exactly_the_kth_slice(clip, tmp_path):

@@ -4,7 +4,10 @@ arXiv 2604.24401 reports, beside each audio model, the text-only LLM it is built
 prompts without the audio: what the backbone alone knows. ``diagnose --text_backbone MODEL_ARGS`` builds
 any lm-eval model (``--text_backbone_model``, ``hf`` by default) and wraps it in :class:`TextPromptsOnly`,
 which hands it every request with the audio taken out exactly as ``audio=none`` takes it out (the audio
-references dropped, the ``<audio>`` markers removed), so that a plain text model can run an audio task.
+references dropped, the ``<audio>`` markers removed), so that a plain text model can run an audio task. As the
+audio model asks an audio task's prompt in its chat template, so does the backbone: where lm-eval has not
+rendered the prompt in it (no ``--apply_chat_template``), the prompt goes to the backbone as one user turn of its
+own template (the paper's backbones ran in their chat templates).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class TextPromptsOnly(LM):
     def __init__(self, lm: LM) -> None:
         super().__init__()
         self.lm = lm
+        self.rendered_by_lm_eval = False  # lm-eval's --apply_chat_template rendered the prompts already
 
     def __getattr__(self, name):
         # The chat-template hooks and the rest of the inner model's interface (lm-eval reads them).
@@ -62,6 +66,7 @@ class TextPromptsOnly(LM):
         return self.lm.chat_template(chat_template)
 
     def apply_chat_template(self, chat_history, add_generation_prompt: bool = True):
+        self.rendered_by_lm_eval = True
         return self.lm.apply_chat_template(chat_history, add_generation_prompt=add_generation_prompt)
 
     def all_gather(self, tensor):
@@ -77,9 +82,14 @@ class TextPromptsOnly(LM):
         super().set_cache_hook(cache_hook)
         self.lm.set_cache_hook(cache_hook)
 
-    @staticmethod
-    def _text_only(requests) -> list:
-        return [dataclasses.replace(r, arguments=text_args(r.args)) for r in requests]
+    def _text_only(self, requests) -> list:
+        out = []
+        for r in requests:
+            args = text_args(r.args)
+            if len(args) < len(r.args) and not self.rendered_by_lm_eval:  # an audio task's prompt, not yet rendered
+                args = (self.lm.apply_chat_template([{"role": "user", "content": args[0]}]), *args[1:])
+            out.append(dataclasses.replace(r, arguments=args))
+        return out
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         return self.lm.loglikelihood(self._text_only(requests), disable_tqdm=disable_tqdm)
