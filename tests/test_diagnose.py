@@ -93,8 +93,11 @@ def test_the_task_score_is_the_first_metric_with_per_document_values():
     assert metric == "exact_match"
     metric, why = choose_metric("t", {"score,none": float("nan")}, samples, ["score"])
     assert metric is None and why == "score is NaN (nothing was scored; see the run's log)"
-    smoke = {"lm_eval_audio_judge": {"t": {"judge": {"smoke_test": True}}}}
-    kept, note = metrics_to_try(smoke, "t", ["gpt_align", "score", "exact_match"], chosen_by_user=False)
+    smoke = {"lm_eval_audio_judge": {"t": {"judge": {"smoke_test": True}}},
+             "results": {"t": {"gpt_align,none": 0.5, "score,none": 7.0, "exact_match,none": 0.5}}}
+    kept, note = metrics_to_try(smoke, "t", ["gpt_align", "glitters_acc", "score", "exact_match"],
+                                chosen_by_user=False)
+    # only the judge metrics the task reports are named
     assert kept == ["exact_match"] and note.startswith("gpt_align, score skipped: judged by the bundled smoke-test")
     assert metrics_to_try(smoke, "t", ["gpt_align"], chosen_by_user=True) == (["gpt_align"], None)
     assert metrics_to_try({}, "t", ["gpt_align"], chosen_by_user=False) == (["gpt_align"], None)
@@ -150,7 +153,7 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     cells = [c.strip() for c in row.strip("|").split("|")]
     # the smoke-test judge's verdicts are no score: diagnose reads the rule-based exact match, and says why
     assert cells[1] == "exact_match (>= 0.5)" and cells[2] == "35"
-    assert "- airbench_sample_foundation: gpt_align, score, judge_score skipped: judged by the bundled smoke-test" \
+    assert "- airbench_sample_foundation: gpt_align skipped: judged by the bundled smoke-test" \
         in first.stdout
     # Acc_full and Acc_none are the exact_match that each condition's own results file reports
     out = tmp_path / "results"
@@ -286,14 +289,24 @@ def test_the_text_backbone_gets_each_request_without_its_audio():
         def loglikelihood_rolling(self, requests, disable_tqdm=False):
             raise AssertionError("not used")
 
+        def apply_chat_template(self, chat_history, add_generation_prompt=True):
+            return "<user>" + chat_history[-1]["content"] + "</user>"
+
     inner = Recorder()
     gen = {"until": ["\n"], "max_gen_toks": 8}
     requests = [Instance("generate_until", {}, ("<audio>\nWhich sound is it?\nA. dog", gen, {"audio": ["a.wav"]}), 0),
                 Instance("loglikelihood", {}, ("Question <audio> here?", " yes", {"audio": ["b.wav"]}), 1)]
     backbone = TextPromptsOnly(inner)
     assert backbone.generate_until(requests[:1]) == ["B"] and backbone.loglikelihood(requests[1:]) == [(-1.0, True)]
-    assert inner.seen == [("Which sound is it?\nA. dog", gen), ("Question here?", " yes")]
+    # an audio task's prompt goes in the backbone's chat template, as the audio model's goes in its own
+    assert inner.seen == [("<user>Which sound is it?\nA. dog</user>", gen), ("<user>Question here?</user>", " yes")]
     assert requests[0].args[2] == {"audio": ["a.wav"]}  # the task's own instance is left as it was
+    # where lm-eval rendered the prompts (--apply_chat_template), they are not rendered again; text tasks never are
+    backbone.apply_chat_template([{"role": "user", "content": "x"}])
+    inner.seen.clear()
+    backbone.generate_until([Instance("generate_until", {}, ("<user>Q <audio></user>", gen, {"audio": ["a.wav"]}), 0),
+                             Instance("generate_until", {}, ("Plain text", gen), 1)])
+    assert inner.seen == [("<user>Q</user>", gen), ("Plain text", gen)]
 
 
 def test_cli_diagnose_with_the_text_backbone(tiny_gemma_text, tmp_path):

@@ -24,7 +24,7 @@ class ResultsError(ValueError):
 
 
 # Metrics whose value is an LLM judge's verdict.
-JUDGE_METRICS = ("gpt_align", "score", "reference_score", "win_rate", "judge_score")
+JUDGE_METRICS = ("gpt_align", "glitters_acc", "score", "reference_score", "win_rate", "judge_score")
 
 
 def smoke_test_judged(results: dict, task: str) -> bool:
@@ -168,7 +168,10 @@ def find(paths: list[str]) -> list[list[Run]]:
 
 
 # The score a task is read by, first found wins (diagnose and report alike).
-PREFERRED_METRICS = ("gpt_align", "score", "judge_score", "acc", "exact_match", "meteor")
+# glitters_acc first for MMAU, MMAR and MMAU-Pro: arXiv 2604.24401's tables are in it; official_acc is the benchmarks'
+# own rule, pattern_acc the judge-free lower bound (what a run without a judge has).
+PREFERRED_METRICS = ("gpt_align", "glitters_acc", "score", "judge_score", "acc", "exact_match", "official_acc",
+                     "pattern_acc", "meteor")
 
 
 def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: bool) -> tuple[list[str], str | None]:
@@ -177,7 +180,10 @@ def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: 
     if chosen_by_user or not smoke_test_judged(results, task):
         return wanted, None
     kept = [m for m in wanted if m not in JUDGE_METRICS]
-    skipped = [m for m in wanted if m in JUDGE_METRICS]
+    reported = results.get("results", {}).get(task, {})
+    skipped = [m for m in wanted if m in JUDGE_METRICS and reported_value(reported, m) is not None]
+    if not skipped:
+        return kept, None
     return kept, (f"{', '.join(skipped)} skipped: judged by the bundled smoke-test judge, which checks the pipeline, "
                   "not the answers (name them with --metric to use them anyway)")
 
