@@ -51,6 +51,9 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
     ("airbench_foundation", "AIRBENCH_DATA_DIR", "holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json"),
     ("audiobench_librispeech_test_clean", "AUDIOBENCH_DATA_DIR", None),
     ("audiobench_asr", "AUDIOBENCH_DATA_DIR", None),  # a group
+    ("mmau_test_mini,mmar,mmau_pro", "MMAU_DATA_DIR", "holds no mmau-test-mini.json: it is not a snapshot of MMAU test-mini"),
+    ("mmar_by_layer", "MMAR_DATA_DIR", "holds no MMAR-meta.jsonl or MMAR-meta.json"),
+    ("mmau_pro_open", "MMAU_PRO_DATA_DIR", "holds no test.parquet: it is not a snapshot of MMAU-Pro"),
 ])
 def test_missing_data_is_reported_before_any_model_loads(tmp_path, task, variable, expected):
     """The model named here does not exist: had it been loaded first, that would be the error."""

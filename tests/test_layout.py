@@ -24,7 +24,8 @@ RANKS = {
     "lm_eval_audio.benchmarks": 2,
     "lm_eval_audio.model_wrappers": 3, "lm_eval_audio.judges": 3,
     "lm_eval_audio.harness": 4, "lm_eval_audio.tasks.airbench": 4, "lm_eval_audio.tasks.audiobench": 4,
-    "lm_eval_audio.tasks.spoken_digits": 4,
+    "lm_eval_audio.tasks.spoken_digits": 4, "lm_eval_audio.tasks.mmau": 4, "lm_eval_audio.tasks.mmar": 4,
+    "lm_eval_audio.tasks.mmau_pro": 4,
     "lm_eval_audio.analysis": 5,
     "lm_eval_audio": 6,  # the loose modules: the CLI and the entry points
 }

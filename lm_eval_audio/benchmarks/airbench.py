@@ -17,14 +17,14 @@ the results JSON (``lm_eval_audio.storage.run_state``).
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.storage import jsonl, run_state
+from lm_eval_audio.storage.data_paths import audio_file_problem
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
@@ -113,14 +113,7 @@ def check_snapshot(metadata: dict) -> None:
 
 @functools.lru_cache(maxsize=4)
 def _read_meta(path: str, mtime_ns: int) -> tuple:
-    try:
-        with open(path, encoding="utf-8") as f:
-            items = json.load(f)
-    except json.JSONDecodeError as e:
-        raise AirBenchDataError(f"{path} is not valid JSON ({e}); download it again") from None
-    if not isinstance(items, list):
-        raise AirBenchDataError(f"{path} must hold a JSON list of items, got {type(items).__name__}")
-    return tuple(items)
+    return jsonl.json_list(path, AirBenchDataError)
 
 
 def read_meta(root: Path, track: str) -> tuple:
@@ -242,11 +235,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
             continue
         for item in items:
             path = audio_file(root, track, item)
-            try:
-                size = os.stat(path).st_size
-                problem = "" if size > 0 else f"empty audio file (0 bytes): {path}"
-            except FileNotFoundError:
-                problem = f"missing audio file: {path}"
+            problem = audio_file_problem(path)
             if problem:
                 problems[folder] += 1
                 run_state.current().note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)

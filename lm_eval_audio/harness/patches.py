@@ -464,7 +464,8 @@ def on_evaluation_tracker(module) -> None:
         def save_results_aggregated(self, results, samples=None):
             original(self, results, samples)
             state = run_state.finished()
-            if state is None or not state.judge_records or not (self.output_path and getattr(self, "date_id", None)):
+            if state is None or not (state.judge_records or state.submissions) or not (
+                    self.output_path and getattr(self, "date_id", None)):
                 return
             from pathlib import Path
 
@@ -474,6 +475,9 @@ def on_evaluation_tracker(module) -> None:
             )
             for written in state.write_judge_logs(str(folder), self.date_id):
                 logging.getLogger("lm_eval.audio.judge").info("judge log written to %s", written)
+            for written in state.write_submissions(str(folder), self.date_id):
+                logging.getLogger("lm_eval.audio").info("predictions for the official evaluation written to %s",
+                                                        written)
 
         return save_results_aggregated
 
@@ -552,8 +556,8 @@ def user_error_message(e: BaseException) -> str | None:
 
 def check_data_first() -> None:
     """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the
-    tasks, and reads their data, only after): an unset or empty AIRBENCH_DATA_DIR / AUDIOBENCH_DATA_DIR
-    is reported at once, not after the model has loaded."""
+    tasks, and reads their data, only after): an unset or empty AIRBENCH_DATA_DIR / AUDIOBENCH_DATA_DIR /
+    MMAU_DATA_DIR / MMAR_DATA_DIR / MMAU_PRO_DATA_DIR is reported at once, not after the model has loaded."""
     import json
     from pathlib import Path
 
@@ -572,8 +576,17 @@ def check_data_first() -> None:
         from lm_eval_audio.benchmarks import airbench
 
         airbench.check_snapshot(metadata)
-    from lm_eval_audio.benchmarks import audiobench
+    from lm_eval_audio.benchmarks import audiobench, mmau, mmau_pro
 
+    def ours_in(benchmark: str) -> bool:
+        return any("_sample" not in t and (folder / benchmark / f"{t}.yaml").is_file() for t in tasks)
+
+    if ours_in("mmau"):
+        mmau.check_snapshot(mmau.MMAU_TEST if "mmau_test" in tasks else mmau.MMAU_TEST_MINI, metadata)
+    if ours_in("mmar"):
+        mmau.check_snapshot(mmau.MMAR, metadata)
+    if ours_in("mmau_pro"):
+        mmau_pro.check_snapshot(metadata)
     for task in tasks:
         name = task.removeprefix("audiobench_")
         if name in audiobench.DATASETS:
@@ -606,9 +619,11 @@ def on_cli(module) -> None:
 
 # Metrics of our tasks that count items (aggregation ``count``, judge failures, failed requests): printed in a
 # table of their own under lm-eval's, as integers, apart from the scores.
-COUNT_METRICS = ("audio_missing", "failed_items", "judge_failures", "gpt_align_judge_failures")
+COUNT_METRICS = ("audio_missing", "failed_items", "judge_failures", "gpt_align_judge_failures", "glitters_judge_calls",
+                 "glitters_judge_failures", "instructions_unchecked", "unanswered",
+                 "predictions_written")
 # Rates that describe the answers, not their quality: printed with what they are, without an arrow.
-RATE_METRICS = {"exact_match_rule_parsed": "parse rate"}
+RATE_METRICS = {"exact_match_rule_parsed": "parse rate", "pattern_read": "read without the judge"}
 
 
 def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:

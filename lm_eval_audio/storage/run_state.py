@@ -16,7 +16,8 @@ per-document items. What those places learn or need during a run lives on the
   the standard errors our aggregations report, and the judge metrics' per-document scores;
 * ``judge_records``, ``judge_summaries``, ``judge_verdicts``: the judge log, the judge
   settings and counts per task, and verdicts already reached in this run;
-* ``transcripts``: the cascade's transcript of each document's clips, for its logged sample.
+* ``transcripts``: the cascade's transcript of each document's clips, for its logged sample;
+* ``submissions``: predictions of a test set without public answers, written beside the results.
 
 How judge scores reach the results, in one place: an aggregation function (a task folder's
 ``utils.py``) asks the judge and puts its scores here; the startup hook's ``evaluate``
@@ -55,6 +56,8 @@ class RunState:
     warned: set = field(default_factory=set)  # warnings given once per run (by key)
     # task -> doc_id -> what the cascade's recognizer heard in each clip: into the logged samples
     transcripts: dict[str, dict[int, list[str]]] = field(default_factory=dict)
+    # task -> predictions for a test set whose answers are withheld (lm_eval_audio.benchmarks.submissions)
+    submissions: dict[str, list[dict]] = field(default_factory=dict)
 
     # --- what the run could not evaluate ------------------------------------------------
     def note(self, kind: str, key: str, value) -> None:
@@ -93,15 +96,27 @@ class RunState:
 
     # --- the judge log --------------------------------------------------------------------
     def write_judge_logs(self, folder: str, date_id: str) -> list[str]:
-        written = []
-        os.makedirs(folder, exist_ok=True)
-        for task, entries in sorted(self.judge_records.items()):
-            path = os.path.join(folder, f"judge_log_{task}_{date_id}.jsonl")
-            with open(path, "w", encoding="utf-8") as f:
-                for entry in sorted(entries, key=lambda e: (e.get("doc_id", 0), e.get("pass", ""))):
-                    f.write(json.dumps(entry, ensure_ascii=False) + "\n")
-            written.append(path)
-        return written
+        def write(f, entries):
+            for entry in sorted(entries, key=lambda e: (e.get("doc_id", 0), e.get("pass", ""))):
+                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+        return _write_per_task(folder, self.judge_records, "judge_log_{task}_{date}.jsonl", date_id, write)
+
+    def write_submissions(self, folder: str, date_id: str) -> list[str]:
+        return _write_per_task(folder, self.submissions, "{task}_submission_{date}.json", date_id,
+                               lambda f, items: json.dump(items, f, ensure_ascii=False, indent=1))
+
+
+def _write_per_task(folder: str, by_task: dict, name: str, date_id: str, write) -> list[str]:
+    """One file per task in ``folder``, named by ``name``; the paths written."""
+    written = []
+    os.makedirs(folder, exist_ok=True)
+    for task, entries in sorted(by_task.items()):
+        path = os.path.join(folder, name.format(task=task, date=date_id))
+        with open(path, "w", encoding="utf-8") as f:
+            write(f, entries)
+        written.append(path)
+    return written
 
 
 _current = RunState()

@@ -1,0 +1,248 @@
+"""MMAU, MMAR and MMAU-Pro data in their official layouts, and the groups each benchmark reports.
+
+* **MMAU** (Sakshi113/MMAU): ``mmau-test-mini.json`` (1,000 items) and ``mmau-test.json`` (9,000, answers
+  withheld), JSON lists with ``id, audio_id, question, choices, answer, dataset, task, split, category,
+  sub-category, difficulty``; ``audio_id`` is the clip's path relative to the JSON's folder
+  (``./test-mini-audios/<id>.wav``). ``category`` is a string or, 13 times in test-mini, a one-element list.
+  ``evaluation.py`` reports accuracy per ``task`` (sound, music, speech), per ``difficulty`` and per
+  ``sub-category``.
+* **MMAR** (ddlBoJack/MMAR): ``MMAR-meta.jsonl`` (GitHub since 2026-02-16, with ``thinking``, ``cue`` and
+  ``rubric``) or ``MMAR-meta.json`` (the JSON list on HF ``BoJack/MMAR``, where 6 answers are none of their
+  choices), 1,000 items with ``id, audio_path, question, choices, answer, modality, category, sub-category``;
+  ``audio_path`` is ``./audio/<id>.wav`` relative to the metadata's folder. ``code/evaluation.py`` reports
+  accuracy per ``modality`` (7 mixes), per ``category`` (4 layers) and per ``sub-category``.
+* **MMAU-Pro** (``lm_eval_audio.benchmarks.mmau_pro``): ``test.parquet`` and ``data/`` from ``data.zip``.
+
+A clip that is missing or empty leaves its item in, flagged: the model is not run on it, it is counted
+(``audio_missing``) and scored wrong, as AIR-Bench's items are. An item that cannot be evaluated at all (a
+required field missing, fewer than two choices, a path leading out of the snapshot) is left out with a warning
+naming it and noted in the results (``lm_eval_audio_data``).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from lm_eval_audio.storage import jsonl, run_state
+from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
+
+log = logging.getLogger("lm_eval.audio.mmau")
+
+
+class MMAUDataError(ValueError):
+    """A snapshot or item that cannot be used; the message names it and says how to fix it."""
+
+
+class TaskDataAbsent(MMAUDataError):
+    """The snapshot has no item of this task: inside a group the task is left out with a warning."""
+
+    skippable_in_group = True
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One benchmark's published layout."""
+
+    name: str
+    env: str  # the environment variable naming the snapshot folder
+    metadata_key: str  # the same in --metadata
+    meta_files: tuple[str, ...]  # tried in order inside the folder
+    audio_key: str
+    groups: dict  # field -> its values, in the official script's order
+    download: str
+    sample: str  # the bundled synthetic sample: its folder under tasks/ and the name of its group
+    answers_withheld: bool = False
+
+    def help(self) -> str:
+        return (f"{self.download} Then `export {self.env}=/data/<folder>` or pass "
+                f"--metadata '{{\"{self.metadata_key}\": \"/data/<folder>\"}}'. The folder must hold "
+                f"{' or '.join(self.meta_files)}. To try the tasks without the data, run the synthetic "
+                f"`{self.sample}` group.")
+
+
+MMAU_GROUPS = {"task": ("sound", "music", "speech"), "difficulty": ("easy", "hard", "medium")}
+_MMAU_DOWNLOAD = ("Download mmau-test-mini.json (and mmau-test.json) from github.com/Sakshi113/MMAU and their audio "
+                  "(test-mini-audios/, test-audios/) beside them, as the MMAU README says.")
+MMAU_TEST_MINI = Layout("MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test-mini.json",), "audio_id",
+                        MMAU_GROUPS, _MMAU_DOWNLOAD, "mmau_sample")
+MMAU_TEST = Layout("MMAU test", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test.json",), "audio_id", MMAU_GROUPS,
+                   _MMAU_DOWNLOAD, "mmau_sample", answers_withheld=True)
+MMAR = Layout(
+    "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", ("MMAR-meta.jsonl", "MMAR-meta.json"), "audio_path",
+    {"modality": ("sound", "music", "speech", "mix-sound-music", "mix-sound-speech", "mix-music-speech",
+                  "mix-sound-music-speech"),
+     "category": ("Signal Layer", "Perception Layer", "Semantic Layer", "Cultural Layer")},
+    "Download MMAR-meta.json and mmar-audio.tar.gz from huggingface.co/datasets/BoJack/MMAR (or MMAR-meta.jsonl from "
+    "github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
+    "mmar_sample",
+)
+LAYOUTS = {"mmau_test_mini": MMAU_TEST_MINI, "mmau_test": MMAU_TEST, "mmar": MMAR}
+_REQUIRED = ("id", "question", "choices", "answer")
+
+# The ``dataset`` (MMAU) / ``source`` (MMAR) of every item of the bundled samples: synthetic clips in the
+# official layouts (scripts/make_mmau_samples.py), never benchmark data.
+SYNTHETIC_SAMPLE_DATASET = "lm_eval_audio_synthetic"
+
+
+def sample_root(layout: Layout) -> Path:
+    """The bundled synthetic stand-in, in the official layout: ``tasks/<benchmark>/sample_data``."""
+    from lm_eval_audio import tasks
+
+    return Path(tasks.folder()) / layout.sample.removesuffix("_sample") / "sample_data"
+
+
+def data_root(layout: Layout, metadata: dict) -> Path:
+    raw = metadata.get(layout.metadata_key) or os.environ.get(layout.env)
+    if not raw:
+        raise MMAUDataError(f"{layout.name} tasks need the dataset, and no location is set. " + layout.help())
+    root = Path(raw).expanduser()
+    if not root.is_dir():
+        raise MMAUDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
+    return root
+
+
+def meta_path(layout: Layout, root: Path) -> Path:
+    for name in layout.meta_files:
+        if (root / name).is_file():
+            return root / name
+    raise MMAUDataError(f"{root} holds no {' or '.join(layout.meta_files)}: it is not a snapshot of {layout.name}. "
+                        + layout.help())
+
+
+def check_snapshot(layout: Layout, metadata: dict) -> None:
+    """Before any model loads: the folder is set, exists and holds the metadata."""
+    meta_path(layout, data_root(layout, metadata))
+
+
+@functools.lru_cache(maxsize=8)
+def _read(path: str, mtime_ns: int) -> tuple:
+    if path.endswith(".jsonl"):
+        return tuple(item for _, item in jsonl.records(path, MMAUDataError, "; download the file again"))
+    return jsonl.json_list(path, MMAUDataError)
+
+
+def read_items(path: Path) -> tuple:
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
+def _one(value):
+    """``category`` as a string: MMAU writes it as a one-element list 13 times in test-mini."""
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return value
+
+
+def _problem(layout: Layout, item) -> str | None:
+    if not isinstance(item, dict):
+        return "is not a JSON object"
+    missing = [k for k in (*_REQUIRED, layout.audio_key, *layout.groups) if item.get(k) is None]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    choices = item["choices"]
+    if not isinstance(choices, list) or len(choices) < 2 or not all(isinstance(c, str) for c in choices):
+        return f"choices must be a list of at least two strings, got {choices!r}"
+    if leaves_folder(item[layout.audio_key]):
+        return f"{layout.audio_key} {item[layout.audio_key]!r} leads outside the snapshot folder: refused"
+    return None
+
+
+def _note_once(kind: str, key: str, message: str, *args) -> None:
+    warned = run_state.current().warned
+    if (kind, key) not in warned:
+        warned.add((kind, key))
+        log.warning(message, *args)
+
+
+def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[dict]:
+    """The documents of one lm-eval task: the items whose fields equal ``where`` (e.g. ``{"task": "sound"}``)."""
+    path = meta_path(layout, root)
+    items = read_items(path)
+    state = run_state.current()
+    state.note("meta_files", eval_task, str(path))
+    for field, known in layout.groups.items():  # the official scripts raise on any other value
+        unknown = Counter(str(_one(i.get(field))) for i in items if isinstance(i, dict) and i.get(field) is not None
+                          and _one(i.get(field)) not in known)
+        if unknown:
+            state.note("unknown_group_values", f"{path}:{field}", dict(unknown))
+            _note_once("unknown_group_values", f"{path}:{field}",
+                       "%s: %d item(s) have a %s no task reads (%s; known: %s): no per-%s task evaluates them; "
+                       "fix the metadata", path, sum(unknown.values()), field,
+                       ", ".join(f"{v!r} ({n})" for v, n in unknown.most_common(5)), ", ".join(known), field)
+    docs, invalid, no_audio, off_choices = [], [], 0, 0
+    for index, item in enumerate(items):
+        if any(not isinstance(item, dict) or _one(item.get(k)) != v for k, v in where.items()):
+            continue
+        problem = _problem(layout, item)
+        if problem:
+            invalid.append(f"id {item.get('id') if isinstance(item, dict) else None!r} (item {index}): {problem}")
+            state.note("invalid_items", f"{eval_task}/{index}", problem)
+            continue
+        if not layout.answers_withheld and item["answer"] not in item["choices"]:
+            off_choices += 1  # MMAR-meta.json has 6: the official rule still scores them, so do we
+            state.note("answer_not_in_choices", f"{eval_task}/{item['id']}", item["answer"])
+        audio = str(root / item[layout.audio_key])
+        problem = audio_file_problem(audio)
+        if problem:
+            no_audio += 1
+            state.note("unusable_audio", f"{eval_task}/{item['id']}", problem)
+            log.warning("%s: id %s: %s; the item is scored wrong and counted in audio_missing", eval_task,
+                        item["id"], problem)
+        docs.append({
+            "doc_id": len(docs),
+            "uniq_id": str(item["id"]),
+            "question": str(item["question"]),
+            "choices": list(item["choices"]),
+            "answer": str(item["answer"]),
+            "audio": [audio],
+            "audio_problem": problem,
+            # the grouping fields and the rest of the metadata, for the breakdowns and the sample logs
+            **{k: _one(item.get(k)) for k in (*layout.groups, "category")},
+            "sub_category": _one(item.get("sub-category")),
+            "source": str(item.get("dataset", item.get("source"))),
+        })
+    if invalid:
+        log.warning("%s: %d item(s) of %s cannot be evaluated and are left out: %s%s", eval_task, len(invalid), path,
+                    "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
+    if off_choices:
+        log.warning("%s: %d item(s) of %s have an answer that is none of their choices (noted as "
+                    "answer_not_in_choices); they are scored as the official script scores them", eval_task,
+                    off_choices, path)
+    if not docs:
+        state.note("absent_tasks", eval_task, f"{path} lists no items with {where}")
+        raise TaskDataAbsent(f"{eval_task}: {path} lists no items with {where}; use the complete official metadata")
+    log.info("%s: %d item(s) from %s%s", eval_task, len(docs), path,
+             f"; {no_audio} with missing or empty audio" if no_audio else "")
+    return docs
+
+
+def accuracy_by(field: str, docs_and_scores: list[tuple[dict, float]]) -> dict[str, dict]:
+    """Micro accuracy per value of a field (the official scripts' per-group lines), with the item count."""
+    out: dict[str, dict] = {}
+    for doc, score in docs_and_scores:
+        entry = out.setdefault(str(doc.get(field)), {"items": 0, "correct": 0.0})
+        entry["items"] += 1
+        entry["correct"] += score
+    return {k: {"items": v["items"], "accuracy": v["correct"] / v["items"]} for k, v in out.items()}
+
+
+def label(layout: Layout, where: dict) -> str:
+    """How messages name the documents a task reads: "MMAU test-mini, task=sound"."""
+    return ", ".join([layout.name, *(f"{k}={v}" for k, v in where.items())])
+
+
+def doc_to_audio(doc: dict) -> list:
+    """The document's clips; where one is unusable, every clip marked so (the wrappers skip the request)."""
+    if doc["audio_problem"]:
+        return [{"path": path, "unavailable": doc["audio_problem"]} for path in doc["audio"]]
+    return list(doc["audio"])
+
+
+def dataset(docs: list[dict]):
+    import datasets
+
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})

@@ -1,0 +1,202 @@
+"""MMAU-Pro data in its official layout: HF ``gamma-lab-umd/MMAU-Pro``'s ``test.parquet`` (5,305 rows) beside the
+``data/`` folder that ``data.zip`` unpacks to.
+
+A row holds ``id``, ``audio_path`` (a list of paths relative to the snapshot folder, ``data/<name>.wav``; more than
+one for the multi-audio items), ``question``, ``choices`` (a list, empty for most open-ended rows), ``answer``
+(null for instruction following), ``category``, ``sub-cat``, ``task_identifier`` and ``kwargs`` (the
+instruction-following check and its parameters), among others. The official script
+(sonalkum/MMAUPro@960e93a4, ``evaluate_mmau_pro_comprehensive.py``) scores by ``category``: ``open`` by an LLM
+judge, ``instruction following`` by rule checks, every other category as closed multiple choice, where rows with
+fewer than two choices are dropped.
+
+Clips: every clip of a row reaches the model, in the row's order (``mmau_pro_clips: all``, the default; the
+benchmark publishes no other convention). arXiv 2604.24401 gave its models only the first clip
+(``get_sample_audio_path``); ``--metadata '{"mmau_pro_clips": "first"}'`` reproduces that, and the results record
+which was used (``lm_eval_audio_data.mmau_pro_clips``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections import Counter
+from pathlib import Path
+
+from lm_eval_audio.benchmarks import mmau
+from lm_eval_audio.benchmarks.mmau import Layout, MMAUDataError, TaskDataAbsent
+from lm_eval_audio.storage import run_state
+from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
+
+log = logging.getLogger("lm_eval.audio.mmau_pro")
+
+OPEN, INSTRUCTIONS = "open", "instruction following"
+CLOSED_CATEGORIES = ("sound", "music", "speech", "multi", "spatial_audio", "voice_chat", "sound_speech",
+                     "sound_music", "music_speech", "sound_music_speech")
+CATEGORIES = (*CLOSED_CATEGORIES, OPEN, INSTRUCTIONS)
+CLIPS = ("all", "first")
+LAYOUT = Layout(
+    "MMAU-Pro", "MMAU_PRO_DATA_DIR", "mmau_pro_data_dir", ("test.parquet",), "audio_path", {"category": CATEGORIES},
+    "Download test.parquet and data.zip from huggingface.co/datasets/gamma-lab-umd/MMAU-Pro and unzip data.zip beside "
+    "the parquet (data/<name>.wav).",
+    "mmau_pro_sample",
+)
+META_FILE = LAYOUT.meta_files[0]
+OPEN_PROMPT_CLOSING = "Provide a detailed answer:"  # arXiv 2604.24401, scripts/mmau_pro/utils.py
+
+
+def sample_root() -> Path:
+    return mmau.sample_root(LAYOUT)
+
+
+def data_root(metadata: dict) -> Path:
+    return mmau.data_root(LAYOUT, metadata)
+
+
+def check_snapshot(metadata: dict) -> None:
+    mmau.check_snapshot(LAYOUT, metadata)
+
+
+@functools.lru_cache(maxsize=2)
+def _read(path: str, mtime_ns: int) -> tuple:
+    import pyarrow.parquet as pq
+
+    try:
+        return tuple(pq.read_table(path).to_pylist())
+    except Exception as e:  # pyarrow raises several kinds for a damaged file
+        raise MMAUDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
+
+
+def read_rows(root: Path) -> tuple:
+    path = mmau.meta_path(LAYOUT, root)
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
+def kind_of(category: str) -> str:
+    """How the official script scores a category: open, instruction following, or closed (any other)."""
+    return category if category in (OPEN, INSTRUCTIONS) else "closed"
+
+
+def _kwargs(value) -> dict:
+    """An item's check parameters as a dict: a parquet struct (a dict with every field, absent ones None) or a
+    JSON string. Absent fields are dropped, so the script's defaults apply to them."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value) if value.strip() else {}
+        except json.JSONDecodeError:
+            raise MMAUDataError(f"kwargs {value!r} is not JSON") from None
+    return {k: v for k, v in (value or {}).items() if v is not None}
+
+
+def _clips(row: dict) -> list[str]:
+    paths = row.get("audio_path")
+    if isinstance(paths, str):
+        paths = [paths]
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p for p in paths):
+        raise MMAUDataError(f"audio_path must be a non-empty list of paths, got {paths!r}")
+    for path in paths:
+        if leaves_folder(path):
+            raise MMAUDataError(f"audio_path {path!r} leads outside the snapshot folder: refused")
+    return paths
+
+
+def _problem(row: dict) -> str | None:
+    missing = [k for k in ("id", "question", "category", "audio_path") if row.get(k) is None]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    try:
+        _clips(row)
+        _kwargs(row.get("kwargs"))
+    except MMAUDataError as e:
+        return str(e)
+    kind = kind_of(row["category"])
+    choices = row.get("choices")
+    if kind == "closed":
+        if not isinstance(choices, list) or len(choices) <= 1:
+            return f"a closed question needs at least two choices, got {choices!r} (the official script drops it too)"
+        if row.get("answer") is None:
+            return "a closed question lacks its answer"
+    if kind == OPEN and row.get("answer") is None:
+        return "an open question lacks its reference answer"
+    if kind == INSTRUCTIONS and not row.get("task_identifier"):
+        return "an instruction-following item lacks task_identifier"
+    return None
+
+
+def clips_setting(metadata: dict) -> str:
+    value = str(metadata.get("mmau_pro_clips", "all")).lower()
+    if value not in CLIPS:
+        raise MMAUDataError(f"mmau_pro_clips {value!r}: give all (every clip of a row, the default) or first "
+                            "(the first clip only, as arXiv 2604.24401 did)")
+    return value
+
+
+def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "all") -> list[dict]:
+    """The documents of one lm-eval task: the rows of ``categories``."""
+    rows = read_rows(root)
+    state = run_state.current()
+    state.note("mmau_pro_clips", eval_task, clips)
+    unknown = Counter(str(r.get("category")) for r in rows if r.get("category") not in CATEGORIES)
+    if unknown and ("mmau_pro_unknown_categories", str(root)) not in state.warned:
+        state.warned.add(("mmau_pro_unknown_categories", str(root)))
+        state.note("unknown_group_values", f"{root / META_FILE}:category", dict(unknown))
+        log.warning("%s: %d row(s) have a category no task reads (%s) and are evaluated by no task; known: %s",
+                    root / META_FILE, sum(unknown.values()), ", ".join(f"{c!r} ({n})" for c, n in unknown.items()),
+                    ", ".join(CATEGORIES))
+    docs, invalid, no_audio = [], [], 0
+    for index, row in enumerate(rows):
+        if row.get("category") not in categories:
+            continue
+        problem = _problem(row)
+        if problem:
+            invalid.append(f"id {row.get('id')!r} (row {index}): {problem}")
+            state.note("invalid_items", f"{eval_task}/{index}", problem)
+            continue
+        paths = _clips(row)
+        audio = [str(root / p) for p in (paths[:1] if clips == "first" else paths)]
+        problem = "; ".join(filter(None, map(audio_file_problem, audio)))
+        if problem:
+            no_audio += 1
+            state.note("unusable_audio", f"{eval_task}/{row['id']}", problem)
+            log.warning("%s: id %s: %s; the item is not run, and is counted in audio_missing", eval_task, row["id"],
+                        problem)
+        answer = row.get("answer")
+        docs.append({
+            "doc_id": len(docs),
+            "uniq_id": str(row["id"]),
+            "question": str(row["question"]),
+            "choices": [str(c) for c in row.get("choices") or []],
+            "answer": "" if answer is None else str(answer),
+            "category": row["category"],
+            "kind": kind_of(row["category"]),
+            "sub_category": str(row.get("sub-cat")),
+            "task_identifier": str(row.get("task_identifier") or ""),
+            "kwargs": json.dumps(_kwargs(row.get("kwargs")), sort_keys=True),
+            "clips_in_row": len(paths),
+            "audio": audio,
+            "audio_problem": problem,
+        })
+    if invalid:
+        log.warning("%s: %d row(s) of %s cannot be evaluated and are left out: %s%s", eval_task, len(invalid),
+                    root / META_FILE, "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
+    if not docs:
+        state.note("absent_tasks", eval_task, f"{root / META_FILE} has no usable rows of {', '.join(categories)}")
+        raise TaskDataAbsent(f"{eval_task}: {root / META_FILE} has no usable rows of category "
+                             f"{', '.join(categories)}; use the complete official test.parquet")
+    multi = sum(d["clips_in_row"] > 1 for d in docs)
+    log.info("%s: %d item(s) from %s%s%s", eval_task, len(docs), root / META_FILE,
+             f", {multi} with several clips ({'all' if clips == 'all' else 'the first'} given)" if multi else "",
+             f"; {no_audio} with missing or empty audio" if no_audio else "")
+    return docs
+
+
+def prompt(doc: dict) -> str:
+    """arXiv 2604.24401's prompts (MMAU-Pro publishes none): closed questions with their options, open ones
+    asking for a detailed answer, instruction-following ones as the bare question."""
+    from lm_eval_audio.benchmarks.choice_matching import MMAU_PRO_CLOSING, mcq_prompt
+
+    if doc["kind"] == "closed":
+        return mcq_prompt(doc["question"], doc["choices"], MMAU_PRO_CLOSING)
+    if doc["kind"] == OPEN:
+        return f"{doc['question']}\n\n{OPEN_PROMPT_CLOSING}"
+    return doc["question"]

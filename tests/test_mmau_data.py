@@ -1,0 +1,232 @@
+"""The MMAU, MMAR and MMAU-Pro loaders on fixtures in each official layout, with the official metadata's quirks:
+a category written as a list, missing and empty clips, answers that are none of the choices, multi-audio rows,
+open-ended rows without choices, instruction-following rows without an answer, kwargs as a struct or a string."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from lm_eval_audio.benchmarks import mmau, mmau_pro
+from lm_eval_audio.storage import run_state
+
+
+def _clip(path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sf.write(path, np.zeros(1600, dtype=np.float32), 16000)
+
+
+def _mmau_item(i, **changes):
+    item = {"id": f"id-{i}", "audio_id": f"./test-mini-audios/id-{i}.wav", "question": f"Q{i}?",
+            "choices": ["Man", "Woman", "Child", "Robot"], "answer": "Man", "dataset": "AudioSet", "task": "sound",
+            "split": "test-mini", "category": "Reasoning", "sub-category": "Acoustic Source Inference",
+            "difficulty": "medium"}
+    return {**item, **changes}
+
+
+@pytest.fixture
+def mmau_root(tmp_path):
+    items = [_mmau_item(0), _mmau_item(1, category=["Reasoning"], task="music", difficulty="easy"),
+             _mmau_item(2, task="speech"), _mmau_item(3), _mmau_item(4, choices=["Man"]),
+             _mmau_item(5, audio_id="../../etc/passwd.wav"), _mmau_item(6, task="noise")]
+    for i in (0, 1, 2, 6):
+        _clip(tmp_path / "test-mini-audios" / f"id-{i}.wav")
+    (tmp_path / "test-mini-audios" / "id-3.wav").write_bytes(b"")  # empty
+    (tmp_path / "mmau-test-mini.json").write_text(json.dumps(items), encoding="utf-8")
+    return tmp_path
+
+
+def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
+    state = run_state.reset()
+    with caplog.at_level(logging.WARNING):
+        sound = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
+        music = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
+    assert [d["uniq_id"] for d in sound] == ["id-0", "id-3"]  # 4 and 5 are left out, named
+    assert sound[0]["audio"] == [str(mmau_root / "./test-mini-audios/id-0.wav")] and sound[0]["audio_problem"] == ""
+    assert sound[1]["audio_problem"].startswith("empty audio file")  # kept, flagged, counted
+    assert music[0]["category"] == "Reasoning" and music[0]["difficulty"] == "easy"  # the list, as a string
+    assert sound[0]["sub_category"] == "Acoustic Source Inference"
+    assert "choices must be a list of at least two strings" in caplog.text and "id 'id-4'" in caplog.text
+    assert "leads outside the snapshot folder" in caplog.text
+    assert "have a task no task reads ('noise' (1)" in caplog.text  # evaluation.py would raise on it
+    assert state.data_notes["unusable_audio"] == {"mmau sound/id-3": sound[1]["audio_problem"]}
+    assert set(state.data_notes["invalid_items"]) == {"mmau sound/4", "mmau sound/5"}
+
+
+def test_mmau_difficulty_split_and_test_set_without_answers(mmau_root, tmp_path):
+    run_state.reset()
+    easy = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
+    assert [d["uniq_id"] for d in easy] == ["id-1"]
+    test = [_mmau_item(9, answer="", split="test", audio_id="./test-audios/id-9.wav")]
+    (mmau_root / "mmau-test.json").write_text(json.dumps(test), encoding="utf-8")
+    _clip(mmau_root / "test-audios" / "id-9.wav")
+    docs = mmau.load_items(mmau.MMAU_TEST, mmau_root, {}, "mmau test")
+    assert docs[0]["answer"] == "" and "answer_not_in_choices" not in run_state.current().data_notes
+
+
+def test_mmau_data_folder_errors_name_the_fix(tmp_path, monkeypatch):
+    monkeypatch.delenv("MMAU_DATA_DIR", raising=False)
+    with pytest.raises(mmau.MMAUDataError, match="export MMAU_DATA_DIR=.* run the synthetic `mmau_sample` group"):
+        mmau.check_snapshot(mmau.MMAU_TEST_MINI, {})
+    with pytest.raises(mmau.MMAUDataError, match="holds no mmau-test-mini.json"):
+        mmau.check_snapshot(mmau.MMAU_TEST_MINI, {"mmau_data_dir": str(tmp_path)})
+    (tmp_path / "mmau-test-mini.json").write_text("[{", encoding="utf-8")
+    with pytest.raises(mmau.MMAUDataError, match="is not valid JSON"):
+        mmau.load_items(mmau.MMAU_TEST_MINI, tmp_path, {}, "x")
+    (tmp_path / "mmau-test-mini.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(mmau.TaskDataAbsent, match="lists no items"):
+        mmau.load_items(mmau.MMAU_TEST_MINI, tmp_path, {"task": "sound"}, "x")
+
+
+def _mmar_item(i, **changes):
+    item = {"id": f"v{i}_00-01-32_00-02-02", "audio_path": f"./audio/v{i}_00-01-32_00-02-02.wav",
+            "question": "Where?", "choices": ["Mountain Canyon", "Dense Forest", "Open Grassland", "City Streets"],
+            "answer": "Open Grassland", "modality": "music", "category": "Cultural Layer",
+            "sub-category": "Professional Knowledge and Reasoning", "language": None, "source": "youtube"}
+    return {**item, **changes}
+
+
+def test_mmar_reads_the_jsonl_or_the_json_and_keeps_answers_off_the_choices(tmp_path, caplog):
+    run_state.reset()
+    items = [_mmar_item(0), _mmar_item(1, answer="3060", choices=["3060 ", "2040 "], modality="mix-sound-speech"),
+             _mmar_item(2, thinking="...", rubric=[{"name": "x"}], modality="speech")]
+    for i in range(3):
+        _clip(tmp_path / "audio" / f"v{i}_00-01-32_00-02-02.wav")
+    (tmp_path / "MMAR-meta.json").write_text(json.dumps(items), encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        mixed = mmau.load_items(mmau.MMAR, tmp_path, {"modality": "mix-sound-speech"}, "mmar mix")
+    # the old JSON's quirk: kept, scored as the official rule scores it, and noted
+    assert mixed[0]["answer"] == "3060" and "answer that is none of their choices" in caplog.text
+    assert run_state.current().data_notes["answer_not_in_choices"] == {"mmar mix/v1_00-01-32_00-02-02": "3060"}
+    # the newer JSON Lines file wins where both are present, and its extra fields are ignored
+    (tmp_path / "MMAR-meta.jsonl").write_text("\n".join(json.dumps(i) for i in items[2:]) + "\n", encoding="utf-8")
+    docs = mmau.load_items(mmau.MMAR, tmp_path, {"category": "Cultural Layer"}, "mmar cultural")
+    assert [d["modality"] for d in docs] == ["speech"]
+    assert run_state.current().data_notes["meta_files"]["mmar cultural"].endswith("MMAR-meta.jsonl")
+    (tmp_path / "MMAR-meta.jsonl").write_text('{"id": 1}\nnot json\n', encoding="utf-8")
+    with pytest.raises(mmau.MMAUDataError, match="MMAR-meta.jsonl line 2: not JSON"):
+        mmau.load_items(mmau.MMAR, tmp_path, {}, "x")
+
+
+def _pro_rows():
+    struct = {"keywords": None, "N": None, "N1": None, "N2": None}
+    base = {"length_type": "short", "perceptual_skills": ["x"], "reasoning_skills": ["y"], "transcription": None,
+            "task_classification": "t", "task_identifier": None, "kwargs": None, "sub-cat": "s"}
+    return [
+        {**base, "id": "c1", "audio_path": ["data/c1.wav"], "question": "Which?", "answer": "dog",
+         "choices": ["dog", "cat"], "category": "sound"},
+        {**base, "id": "m1", "audio_path": ["data/m1a.wav", "data/m1b.wav"], "question": "Which clip?",
+         "answer": "Audio 2", "choices": ["Audio 1", "Audio 2"], "category": "multi"},
+        {**base, "id": "c2", "audio_path": ["data/c2.wav"], "question": "One choice", "answer": "x", "choices": ["x"],
+         "category": "sound"},
+        {**base, "id": "o1", "audio_path": ["data/o1.wav"], "question": "Describe.", "answer": "A dog barks.",
+         "choices": [], "category": "open"},
+        {**base, "id": "i1", "audio_path": ["data/i1.wav"], "question": "Lowercase!", "answer": None, "choices": [],
+         "category": "instruction following", "task_identifier": "Number Words (at most)",
+         "kwargs": {**struct, "N": 5}},
+        {**base, "id": "u1", "audio_path": ["data/u1.wav"], "question": "?", "answer": "a", "choices": ["a", "b"],
+         "category": "telepathy"},
+        {**base, "id": "c3", "audio_path": ["data/missing.wav"], "question": "Which?", "answer": "a",
+         "choices": ["a", "b"], "category": "sound"},
+    ]
+
+
+@pytest.fixture
+def pro_root(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for name in ("c1", "m1a", "m1b", "c2", "o1", "i1", "u1"):
+        _clip(tmp_path / "data" / f"{name}.wav")
+    pq.write_table(pa.Table.from_pylist(_pro_rows()), tmp_path / "test.parquet")
+    return tmp_path
+
+
+def test_mmau_pro_layout_and_quirks(pro_root, caplog):
+    state = run_state.reset()
+    with caplog.at_level(logging.WARNING):
+        closed = mmau_pro.load_items(pro_root, ["sound", "multi"], "pro closed")
+        both = mmau_pro.load_items(pro_root, ["open", "instruction following"], "pro other")
+    assert [d["uniq_id"] for d in closed] == ["c1", "m1", "c3"]  # c2 (one choice) dropped, as the script drops it
+    assert "needs at least two choices" in caplog.text and "'c2'" in caplog.text
+    multi = closed[1]
+    assert multi["audio"] == [str(pro_root / "data/m1a.wav"), str(pro_root / "data/m1b.wav")]
+    assert closed[2]["audio_problem"].startswith("missing audio file")
+    assert mmau.doc_to_audio(closed[2]) == [{"path": closed[2]["audio"][0], "unavailable": closed[2]["audio_problem"]}]
+    opened, instructions = both
+    assert opened["kind"] == "open" and opened["choices"] == [] and opened["answer"] == "A dog barks."
+    assert instructions["answer"] == "" and json.loads(instructions["kwargs"]) == {"N": 5}  # absent fields dropped
+    assert "'telepathy' (1)" in caplog.text  # a category no task reads
+    assert state.data_notes["mmau_pro_clips"]["pro closed"] == "all"
+    assert mmau_pro.prompt(opened) == "Describe.\n\nProvide a detailed answer:"
+    assert mmau_pro.prompt(instructions) == "Lowercase!"
+    assert mmau_pro.prompt(closed[0]).endswith("A: dog\nB: cat\n\nAnswer with the correct option text "
+                                               "(you may include the letter).")
+
+
+def test_mmau_pro_first_clip_only_reproduces_the_paper(pro_root):
+    run_state.reset()
+    docs = mmau_pro.load_items(pro_root, ["multi"], "pro multi", mmau_pro.clips_setting({"mmau_pro_clips": "first"}))
+    assert docs[0]["audio"] == [str(pro_root / "data/m1a.wav")] and docs[0]["clips_in_row"] == 2
+    with pytest.raises(mmau.MMAUDataError, match="mmau_pro_clips 'some'"):
+        mmau_pro.clips_setting({"mmau_pro_clips": "some"})
+
+
+def test_mmau_pro_kwargs_as_a_json_string(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"id": "i2", "audio_path": ["data/i2.wav"], "question": "q", "answer": None, "choices": [],
+             "category": "instruction following", "task_identifier": "Include Keywords",
+             "kwargs": '{"keywords": "dog, cat"}'}]
+    _clip(tmp_path / "data" / "i2.wav")
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "test.parquet")
+    run_state.reset()
+    docs = mmau_pro.load_items(tmp_path, ["instruction following"], "x")
+    assert json.loads(docs[0]["kwargs"]) == {"keywords": "dog, cat"}
+
+
+def test_the_bundled_samples_are_in_the_official_layouts():
+    run_state.reset()
+    mini = mmau.load_items(mmau.MMAU_TEST_MINI, mmau.sample_root(mmau.MMAU_TEST_MINI), {}, "sample")
+    test = mmau.load_items(mmau.MMAU_TEST, mmau.sample_root(mmau.MMAU_TEST), {}, "sample test")
+    mmar = mmau.load_items(mmau.MMAR, mmau.sample_root(mmau.MMAR), {}, "sample mmar")
+    pro = mmau_pro.load_items(mmau_pro.sample_root(), list(mmau_pro.CATEGORIES), "sample pro")
+    assert (len(mini), len(test), len(mmar), len(pro)) == (12, 3, 14, 14)
+    assert all(not d["audio_problem"] for d in mini + test + mmar + pro)
+    assert {d["source"] for d in mini + mmar} == {mmau.SYNTHETIC_SAMPLE_DATASET}
+    assert {d["modality"] for d in mmar} == set(mmau.MMAR.groups["modality"])
+    assert {d["kind"] for d in pro} == {"closed", "open", "instruction following"}
+    assert any(len(d["audio"]) == 2 for d in pro)
+    from pathlib import Path
+
+    size = sum(f.stat().st_size for root in (mmau.sample_root(mmau.MMAU_TEST_MINI), mmau.sample_root(mmau.MMAR),
+                                             mmau_pro.sample_root()) for f in Path(root).rglob("*") if f.is_file())
+    assert size < 5_000_000
+
+
+def test_mmau_test_predictions_are_written_for_the_official_evaluation(tmp_path):
+    """MMAU test's answers are withheld: each response is kept under evaluation.py's key, beside the item."""
+    import importlib.util
+
+    from lm_eval_audio import tasks
+
+    spec = importlib.util.spec_from_file_location("mmau_utils", f"{tasks.folder()}/mmau/utils.py")
+    utils = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(utils)
+    state = run_state.reset()
+    docs = utils.load(split="test", sample=True)["test"]
+    results = [utils.process_prediction(doc, [answer]) for doc, answer in zip(docs, ["horse", "", "three"])]
+    state.aggregating = ("mmau_test", {})
+    assert utils.predictions_written([r["predictions_written"] for r in results]) == 3
+    assert sum(r["unanswered"] for r in results) == 1
+    (path,) = state.write_submissions(str(tmp_path), "2026-01-01")
+    assert path.endswith("mmau_test_submission_2026-01-01.json")
+    written = json.loads(open(path, encoding="utf-8").read())
+    assert [w["model_output"] for w in written] == ["horse", "", "three"]
+    assert written[0]["id"] == "synthetic-test-000" and written[0]["split"] == "test"
+    assert set(written[0]) >= {"id", "question", "choices", "task", "difficulty", "sub-category", "model_output"}
