@@ -112,6 +112,8 @@ class TaskDiagnosis:
     unscored: int = 0
     xs_share: float | None = None  # XS / (FS + XS)
     note: str | None = None
+    group: bool = False  # a group's row: its tasks' documents pooled
+    tasks: list = field(default_factory=list)  # the tasks a group's row pools
 
 
 def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | None]], fragments,
@@ -163,11 +165,48 @@ def threshold_for(metric: str, values, given: float | None) -> float:
     )
 
 
+@dataclass
+class _TaskScores:
+    """One task's per-document scores under each condition, and what is left out of its classes."""
+
+    metric: str
+    threshold: float
+    scores: dict[str, dict]
+    unscorable: dict[str, set]
+
+
+def _task_scores(per_condition: dict[str, dict], task: str, metric: str, threshold: float | None):
+    full = per_condition["full"]
+    scores, empty, unscorable = {}, [], {}
+    for label, results in per_condition.items():
+        per_doc = item_scores(results["samples"].get(task, []), metric)
+        if not per_doc or all(v is None for v in per_doc.values()):
+            empty.append(label)  # e.g. the judge answered nothing usable under this condition
+        scores[label] = per_doc or {}
+        unscorable[label] = failed_docs(results, task)
+    failed = [f"{len(docs)} under audio={label}" for label, docs in unscorable.items() if docs]
+    missing = {doc for doc, v in (item_scores(full["samples"][task], "audio_missing") or {}).items() if v}
+    for docs in unscorable.values():
+        docs |= missing
+    notes = []
+    if empty:
+        notes.append(f"no per-document {metric} under audio={', '.join(empty)} (see that run's log); its documents "
+                     "are unscored")
+    if failed:
+        notes.append(f"requests that failed for good: {', '.join(failed)} (lm_eval_audio_data.failed_requests of "
+                     "that run); in its accuracy as the empty answer the task scored, unscored in the classes")
+    if missing:
+        notes.append(f"{len(missing)} document(s) without audio (audio_missing): unscored in the classes")
+    chosen = threshold_for(metric, scores["full"].values(), threshold)
+    return _TaskScores(metric, chosen, scores, unscorable), notes
+
+
 def diagnose_runs(per_condition: dict[str, dict], fragments, wanted: list[str],
                   threshold: float | None = None, chosen_by_user: bool = False) -> list[TaskDiagnosis]:
-    """Every task of the runs (condition label -> lm-eval's results with ``samples``)."""
+    """Every task of the runs (condition label -> lm-eval's results with ``samples``), then every group of
+    them, its tasks' documents pooled (``pooled`` below)."""
     full = per_condition["full"]
-    out = []
+    out, pieces = [], {}
     for task in sorted(full["samples"]):
         samples = full["samples"][task]
         metrics, skipped = metrics_to_try(full, task, wanted, chosen_by_user)
@@ -175,29 +214,51 @@ def diagnose_runs(per_condition: dict[str, dict], fragments, wanted: list[str],
         if metric is None:
             out.append(TaskDiagnosis(task, None, n=len(samples), note="; ".join(filter(None, [skipped, why]))))
             continue
-        scores, empty, unscorable = {}, [], {}
-        for label, results in per_condition.items():
-            per_doc = item_scores(results["samples"].get(task, []), metric)
-            if not per_doc or all(v is None for v in per_doc.values()):
-                empty.append(label)  # e.g. the judge answered nothing usable under this condition
-            scores[label] = per_doc or {}
-            unscorable[label] = failed_docs(results, task)
-        failed = [f"{len(docs)} under audio={label}" for label, docs in unscorable.items() if docs]
-        missing = {doc for doc, v in (item_scores(samples, "audio_missing") or {}).items() if v}
-        for docs in unscorable.values():
-            docs |= missing
-        row = diagnose_task(task, metric, scores, fragments, threshold_for(metric, scores["full"].values(), threshold),
-                            unscorable)
-        if empty:
-            empty = f"no per-document {metric} under audio={', '.join(empty)} (see that run's log); its documents are unscored"
-        if failed:
-            failed = (f"requests that failed for good: {', '.join(failed)} (lm_eval_audio_data.failed_requests of "
-                      "that run); in its accuracy as the empty answer the task scored, unscored in the classes")
-        if missing:
-            missing = f"{len(missing)} document(s) without audio (audio_missing): unscored in the classes"
-        row.note = "; ".join(n for n in (skipped, empty, failed, missing) if n) or None
+        pieces[task], notes = _task_scores(per_condition, task, metric, threshold)
+        row = diagnose_task(task, metric, pieces[task].scores, fragments, pieces[task].threshold,
+                            pieces[task].unscorable)
+        row.note = "; ".join(filter(None, [skipped, *notes])) or None
         out.append(row)
+    return out + pooled(full.get("group_subtasks") or {}, pieces, fragments)
+
+
+def _leaves(group: str, subtasks: dict[str, list]) -> list[str]:
+    out = []
+    for child in subtasks.get(group, []):
+        out += _leaves(child, subtasks) if child in subtasks else [child]
     return out
+
+
+def pooled(subtasks: dict[str, list], pieces: dict[str, _TaskScores], fragments) -> list[TaskDiagnosis]:
+    """One row per group (a benchmark, as arXiv 2604.24401 reports it): the documents of its tasks pooled, so
+    its accuracies are micro averages over them and its classes count them all. Only the tasks read by one
+    metric and threshold are pooled (the one most of its tasks use; MMAU-Pro's closed questions, not its open
+    and instruction-following ones); the note names the others. A group whose pooled tasks another, smaller
+    group already covers is not repeated."""
+    rows, seen = [], set()
+    for group in sorted(subtasks, key=lambda g: (len(_leaves(g, subtasks)), g)):
+        members = _leaves(group, subtasks)
+        read = [t for t in members if t in pieces]
+        if not read:
+            continue
+        kinds = [(pieces[t].metric, pieces[t].threshold) for t in read]
+        metric, threshold = max(kinds, key=kinds.count)
+        used = tuple(t for t in read if (pieces[t].metric, pieces[t].threshold) == (metric, threshold))
+        if used in seen:
+            continue
+        seen.add(used)
+        scores = {label: {(t, doc): v for t in used for doc, v in pieces[t].scores.get(label, {}).items()}
+                  for label in pieces[used[0]].scores}
+        unscorable = {label: {(t, doc) for t in used for doc in pieces[t].unscorable.get(label, ())}
+                      for label in scores}
+        row = diagnose_task(group, metric, scores, fragments, threshold, unscorable)
+        row.group = True
+        row.tasks = list(used)
+        left = [t for t in members if t not in used]
+        if left:
+            row.note = f"pools {len(used)} of its {len(members)} tasks; not pooled: {', '.join(left)}"
+        rows.append(row)
+    return rows
 
 
 # --- output ---------------------------------------------------------------------------
@@ -216,15 +277,16 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
             "R_TP", *per_fragment,
             *(f"R_{n}" for n in ns), *CLASSES, "unscored", "XS/(FS+XS)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    notes = []
+    by_note: dict[str, list[str]] = {}  # a note shared by many tasks (a benchmark's sub-tasks) is said once
     for r in rows:
         if r.metric is None:
-            notes.append(f"- {r.task}: not diagnosed: {r.note}")
+            by_note.setdefault(f"not diagnosed: {r.note}", []).append(r.task)
             continue
         if r.note:
-            notes.append(f"- {r.task}: {r.note}")
+            by_note.setdefault(r.note, []).append(r.task)
         fragment_cells = map(_fmt, r.acc_fragments[ns[0]]) if per_fragment else []
-        cells = [r.task, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
+        name = f"{r.task} ({len(r.tasks)} tasks pooled)" if r.group else r.task
+        cells = [name, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
                  *([_fmt(r.acc_text_backbone)] if with_backbone else []), _fmt(r.r_tp), *fragment_cells,
                  *(_fmt(r.retention[n]) for n in ns),
                  *(str(r.classes[c]) for c in CLASSES), str(r.unscored), _fmt(r.xs_share)]
@@ -242,7 +304,34 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
         "under full or none, or under the fragments its class depends on (a judge failure, missing audio, a request "
         "that failed for good); not counted as wrong."
     )
-    return "\n".join(lines + notes) + "\n" + legend + "\n"
+    notes = [f"- {', '.join(tasks)}: {note}" for note, tasks in by_note.items()]
+    return "\n".join(lines + notes) + "\n" + legend + "\n" + paper_tables(rows, ns)
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}"
+
+
+def paper_tables(rows: list[TaskDiagnosis], ns: list[int]) -> str:
+    """The groups' rows in the layout of arXiv 2604.24401's tables, one row per benchmark: accuracy (%) under
+    Full, None and Text-Backbone with R_TP; retention R_N (%) per N; and the classes as shares (%) of the
+    classified documents with XS/(FS+XS) (%)."""
+    rows = [r for r in rows if r.group and r.metric is not None]
+    if not rows:
+        return ""
+    with_backbone = any(r.acc_text_backbone is not None for r in rows)
+    head = ["benchmark", "metric", "n", "Full", "None", *(["TB"] if with_backbone else []), "R_TP",
+            *(f"R_{n}" for n in ns), *(f"{c} %" for c in CLASSES), "XS/(FS+XS) %"]
+    lines = ["", "Per benchmark, in the layout of arXiv 2604.24401's tables (accuracies and R_N in %; classes as % "
+             "of the classified documents):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        classified = sum(r.classes.values())
+        shares = [_pct(r.classes[c] / classified) if classified else "n/a" for c in CLASSES]
+        cells = [r.task, r.metric, str(r.n), _pct(r.acc_full), _pct(r.acc_none),
+                 *([_pct(r.acc_text_backbone)] if with_backbone else []), _fmt(r.r_tp, 2),
+                 *(_pct(r.retention[n]) for n in ns), *shares, _pct(r.xs_share)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
