@@ -11,8 +11,9 @@ Each document is scored twice, so the benchmark's number and the paper's come ou
 
 Judge-free beside them: ``pattern_acc``, right by that pattern and option-text reading alone, every response only
 a judge could read counted wrong (a lower bound of ``glitters_acc``, and no benchmark's or paper's number: it is
-there for runs without a judge). Counts: ``glitters_judge_calls`` (responses only the judge could read), ``glitters_judge_failures``,
-``pattern_read`` (the share read without the judge; a rate, not a score) and ``audio_missing``.
+there for runs without a judge). Counts: ``glitters_judge_calls`` (responses only the judge could read),
+``glitters_judge_failures``, ``pattern_read`` (the share read without the judge; a rate, not a score) and
+``audio_missing``.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ class CascadeLM(LM):
                 context = self._prompt(p.context, heard)
             elif p.audio_task:  # audio=none: the task's text alone, in the chat turns it has under audio=full
                 messages, add_generation_prompt = chat_messages(p.context)
-                context = encode_chat_context(messages, True if add_generation_prompt is None else add_generation_prompt)
+                context = encode_chat_context(messages, add_generation_prompt is not False)
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)

@@ -158,7 +158,8 @@ MMAR_ITEMS = [
      "a rabbit", ["a wolf", "an eagle", "a shark"],
      lambda: mix(said("Look, a rabbit!"), melody([60, 67, 64], 0.5) * 0.3)),
     ("mix-music-speech", "Cultural Layer", "Professional Knowledge and Reasoning", "Which day is announced?",
-     "Friday", ["Monday", "Sunday", "Tuesday"], lambda: mix(said("The concert is on Friday."), melody([65, 69], 0.8) * 0.3)),
+     "Friday", ["Monday", "Sunday", "Tuesday"],
+     lambda: mix(said("The concert is on Friday."), melody([65, 69], 0.8) * 0.3)),
     ("mix-sound-music-speech", "Semantic Layer", "Content Analysis", "Which colour does the speaker name?", "orange",
      ["purple", "grey", "pink"],
      lambda: mix(said("My car is orange."), melody([60, 64], 0.6) * 0.3, noise(np.random.default_rng(5), 1.5, 0.03))),
@@ -191,7 +192,8 @@ PRO_CLOSED = [
      [lambda: noise(np.random.default_rng(6), 1.5, 0.3)]),
     ("music", "melody", "Does the melody rise or fall?", "It rises", ["It falls", "It stays on one note"],
      [lambda: melody([57, 60, 64, 69])]),
-    ("music", "counting", "How many notes are played?", "two", ["four", "six", "eight"], [lambda: melody([60, 67], 0.6)]),
+    ("music", "counting", "How many notes are played?", "two", ["four", "six", "eight"],
+     [lambda: melody([60, 67], 0.6)]),
     ("speech", "content", "Which vegetable does the speaker name?", "carrot", ["potato", "onion", "pepper"],
      [lambda: said("I am cooking a carrot.")]),
     ("speech", "content", "Which number does the speaker say?", "eleven", ["four", "twenty", "thirty"],
@@ -262,10 +264,10 @@ def mmau_pro(out: Path) -> int:
 
 
 def readme(benchmark: str, count: int) -> str:
-    return (f"# {README_MARKER}\n\nA few items in {benchmark}'s official layout, whose answers are known by construction "
-            f"(espeak-ng speech, numpy tones, beeps and noise): {count} items. **None of this is {benchmark} data**; its "
-            "numbers say nothing about the benchmark. It lets the tasks, their scoring and `lm-eval-audio diagnose` run "
-            "offline. Regenerate with `.venv/bin/python scripts/make_mmau_samples.py`.\n")
+    return (f"# {README_MARKER}\n\nA few items in {benchmark}'s official layout, whose answers are known by "
+            f"construction (espeak-ng speech, numpy tones, beeps and noise): {count} items. **None of this is "
+            f"{benchmark} data**; its numbers say nothing about the benchmark. It lets the tasks, their scoring and "
+            "`lm-eval-audio diagnose` run offline. Regenerate with `.venv/bin/python scripts/make_mmau_samples.py`.\n")
 
 
 def main() -> None:

@@ -230,3 +230,25 @@ def test_mmau_test_predictions_are_written_for_the_official_evaluation(tmp_path)
     assert [w["model_output"] for w in written] == ["horse", "", "three"]
     assert written[0]["id"] == "synthetic-test-000" and written[0]["split"] == "test"
     assert set(written[0]) >= {"id", "question", "choices", "task", "difficulty", "sub-category", "model_output"}
+
+
+def test_cli_mmau_test_writes_the_predictions_file_beside_the_results(tmp_path):
+    """`lm_eval --tasks mmau_test` (answers withheld): no score, and the responses in evaluation.py's input format
+    next to the results, for the benchmark's server; a served model answers."""
+    from scripted_judge import SERVED_MODELS, ScriptedJudge
+
+    from conftest import run_cli
+
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "B: two") as server:
+        proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
+                        f"base_url={server.base_url},model=served-audio-lm", "--tasks", "mmau_test",
+                        "--output_path", str(tmp_path / "out")],
+                       env_extra={"MMAU_DATA_DIR": str(mmau.sample_root(mmau.MMAU_TEST))})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (written,) = (tmp_path / "out").rglob("mmau_test_submission_*.json")
+    items = json.loads(written.read_text(encoding="utf-8"))
+    assert [i["model_output"] for i in items] == ["B: two"] * 3
+    assert [i["id"] for i in items] == [f"synthetic-test-{k:03d}" for k in range(3)]
+    assert "predictions for the official evaluation written to" in proc.stderr
+    (results,) = (tmp_path / "out").rglob("results_*.json")
+    assert json.loads(results.read_text())["results"]["mmau_test"]["predictions_written,none"] == 3

@@ -31,7 +31,8 @@ def doc_to_audio(doc):
 
 def process_prediction(doc, results):
     """MMAU test: answers are withheld, so the response is kept for the official evaluation, not scored."""
-    return {"predictions_written": submissions.entry(doc, results[0], "model_output"), "unanswered": float(not results[0].strip())}
+    return {"predictions_written": submissions.entry(doc, results[0], "model_output"),
+            "unanswered": float(not results[0].strip())}
 
 
 def predictions_written(items):
