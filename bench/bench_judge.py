@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lm_eval_audio.judges import airbench_judges
+from lm_eval_audio.tasks.airbench import judges as airbench_judges
 from lm_eval_audio.storage import run_state
 from lm_eval_audio.judges.judge_config import JudgeConfig
 

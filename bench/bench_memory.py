@@ -194,7 +194,7 @@ def tiny_model_seconds_per_item(work: Path, n_requests: int = 64) -> float:
     import torch
     from lm_eval.api.instance import Instance
 
-    from lm_eval_audio.benchmarks import airbench
+    from lm_eval_audio.tasks.airbench import data as airbench
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
     from lm_eval_audio.testing.tiny_models import build_qwen2_audio
 

@@ -1,5 +1,5 @@
 """The LLM fallback of arXiv 2604.24401's answer extraction: a response from which no option letter can be
-read by pattern (``lm_eval_audio.benchmarks.choice_matching.read_letter``) goes to a judge, which names the
+read by pattern (``lm_eval_audio.metrics.choice_matching.read_letter``) goes to a judge, which names the
 option it selected and whether it is right.
 
 ``HYBRID_PROMPT`` is the paper's, reproduced exactly from leonardofhy/all-that-glitters-is-not-audio@e42b3d1a,
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_audio.benchmarks.choice_matching import letters
+from lm_eval_audio.metrics.choice_matching import letters
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import run
 

@@ -1,9 +1,9 @@
-"""Per-document results and aggregations of the MMAU, MMAR and MMAU-Pro multiple-choice tasks.
+"""Per-document results and aggregations of multiple-choice tasks (MMAU's, MMAR's and MMAU-Pro's folders use them).
 
 Each document is scored twice, so the benchmark's number and the paper's come out of one run:
 
 * ``official_acc``: the benchmark's own rule (MMAU and MMAR: ``choice_matching.official_string_match`` on the
-  raw response; MMAU-Pro: ``lm_eval_audio.metrics.embedding_match``), micro-averaged, with the official
+  raw response; MMAU-Pro: ``lm_eval_audio.tasks.mmau_pro.embedding_match``), micro-averaged, with the official
   script's per-group accuracies in the results (``lm_eval_audio_data.official_breakdown.<task>``);
 * ``glitters_acc``: arXiv 2604.24401's reading: a letter read by pattern or by the option's text
   (``choice_matching.read_letter``), else the judge's (``lm_eval_audio.judges.choice_judge``); an empty
@@ -20,13 +20,19 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio.benchmarks.choice_matching import answer_letter, official_string_match, read_letter
+from lm_eval_audio.metrics.choice_matching import answer_letter, official_string_match, read_letter
 from lm_eval_audio.judges import choice_judge, task_judge
 from lm_eval_audio.storage import run_state
 
-log = logging.getLogger("lm_eval.audio.mmau")
+log = logging.getLogger("lm_eval.audio.choice")
 
 BREAKDOWN_FIELDS = ("task", "difficulty", "modality", "category", "sub_category")
+# What the benchmark folders that score this way declare (their benchmark.py): glitters_acc first, the paper's
+# number; official_acc the benchmark's own rule; pattern_acc the judge-free lower bound (a run without a judge).
+HEADLINE_METRICS = ("glitters_acc", "official_acc", "pattern_acc")
+COUNT_METRICS = ("glitters_judge_calls", "glitters_judge_failures")
+JUDGE_METRICS = ("glitters_acc",)
+RATE_METRICS = {"pattern_read": "read without the judge"}
 
 
 def _group_fields(doc: dict) -> dict:
@@ -64,7 +70,7 @@ def process_mcq(doc: dict, results: list, official: bool = True) -> dict:
 
 def report_breakdown(metric: str, items: list[dict], scores: list[float]) -> None:
     """The official scripts' per-group accuracies (per task, difficulty, modality, category, sub-category)."""
-    from lm_eval_audio.benchmarks.mmau import accuracy_by
+    from lm_eval_audio.benchmarks.choice_layout import accuracy_by
 
     state = run_state.current()
     pairs = list(zip(items, scores))

@@ -28,8 +28,11 @@ def usage() -> str:
     lines = ["usage: lm-eval-audio SUBCOMMAND [--help] ...   or   lm-eval-audio [lm_eval's options]", "",
              "subcommands (each takes --help):"]
     lines += [f"  {name:<{width}}  {what}" for name, (_, what) in SUBCOMMANDS.items()]
-    lines += ["", "Anything else is lm_eval's command line, with the plugin's models and tasks (hf-audio, openai-audio, "
-              "cascade; airbench_*, audiobench_*). lm_eval's own help follows.", "", ""]
+    from lm_eval_audio.benchmarks import registry
+
+    benchmarks = ", ".join(f"{b.name} ({b.key}_*)" for b in registry.all_benchmarks())
+    lines += ["", "Anything else is lm_eval's command line, with the plugin's models (hf-audio, openai-audio, cascade) "
+              f"and tasks ({benchmarks}). lm_eval's own help follows.", "", ""]
     return "\n".join(lines)
 
 

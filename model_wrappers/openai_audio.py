@@ -132,7 +132,7 @@ class OpenAIAudioLM(LM):
         raise NotImplementedError(
             f"{WHO}: a chat-completions API returns no log-likelihood of a given continuation, so multiple-choice "
             "(output_type: multiple_choice) and perplexity tasks cannot run on it; run them with hf-audio, or use "
-            "the tasks' generation variants (e.g. spoken_digits_gen, airbench_foundation)"
+            "a generation variant of the task (output_type: generate_until)"
         )
 
     def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):

@@ -7,7 +7,7 @@ import logging
 import pytest
 from conftest import foundation_item, write_snapshot
 
-from lm_eval_audio.benchmarks import airbench
+from lm_eval_audio.tasks.airbench import data as airbench
 from lm_eval_audio.storage import run_state
 
 

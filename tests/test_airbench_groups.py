@@ -10,7 +10,7 @@ import pytest
 from conftest import foundation_item, write_snapshot
 from scripted_judge import ScriptedJudge
 
-from lm_eval_audio.benchmarks import airbench
+from lm_eval_audio.tasks.airbench import data as airbench
 
 # Paper Table 5 (per-task foundation accuracy, %), as in OFA-Sys/AIR-Bench README.md.
 TABLE5 = {

@@ -14,11 +14,11 @@ import pytest
 from conftest import results_json, run_cli, tone, write_audiobench
 from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
-from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+from lm_eval_audio.tasks.audiobench.scoring import qwen2_asr_answer
 
 from lm_eval_audio.metrics import wer
-from lm_eval_audio.benchmarks.audiobench import DATASETS
-from lm_eval_audio.benchmarks.audiobench_templates import POOLS, TOOLKIT_TEMPLATES
+from lm_eval_audio.tasks.audiobench.data import DATASETS
+from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT_TEMPLATES
 
 NO_JUDGE = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
 ROWS = 3

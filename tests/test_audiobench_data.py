@@ -9,8 +9,8 @@ import pytest
 from conftest import tone, write_audiobench
 
 from lm_eval_audio.audio import decoding as audio_io
-from lm_eval_audio.benchmarks import audiobench
-from lm_eval_audio.benchmarks.audiobench_templates import POOLS, SOURCES, TOOLKIT_TEMPLATES
+from lm_eval_audio.tasks.audiobench import data as audiobench
+from lm_eval_audio.tasks.audiobench.templates import POOLS, SOURCES, TOOLKIT_TEMPLATES
 from lm_eval_audio.tasks.audiobench import utils
 
 

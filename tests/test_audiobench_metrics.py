@@ -13,7 +13,7 @@ import pytest
 from lm_eval_audio.metrics import meteor
 from lm_eval_audio.metrics import wer
 from lm_eval_audio.storage import wordnet_data
-from lm_eval_audio.judges import audiobench_judges
+from lm_eval_audio.tasks.audiobench import judges as audiobench_judges
 from lm_eval_audio.model_wrappers.failed_requests import FailedResponse, is_failed
 from lm_eval_audio.tasks.audiobench import utils
 
@@ -101,7 +101,7 @@ def test_sweep_statistics_across_templates():
     mu = sum(rates) / 3
     assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
-    from lm_eval_audio.benchmarks import audiobench_scoring
+    from lm_eval_audio.tasks.audiobench import scoring as audiobench_scoring
     from lm_eval_audio.storage import run_state
 
     run_state.reset()
@@ -220,13 +220,13 @@ def test_answers_cannot_rewrite_the_judge_prompt():
     ("a:'b:'c", "'b"),  # the text between the first and second marker
 ])  # fmt: skip
 def test_qwen2_audio_asr_answers_are_cut_to_the_transcript_as_the_toolkit_does(answer, expected):
-    from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+    from lm_eval_audio.tasks.audiobench.scoring import qwen2_asr_answer
 
     assert qwen2_asr_answer(answer) == expected
 
 
 def test_the_cleaning_brings_a_prefixed_transcript_to_wer_0():
-    from lm_eval_audio.benchmarks.audiobench_scoring import qwen2_asr_answer
+    from lm_eval_audio.tasks.audiobench.scoring import qwen2_asr_answer
 
     reference = "He hoped there would be stew for dinner, turnips and carrots"
     answer = "The original content of this audio is: 'He hoped there would be stew for dinner, turnips and carrots'"

@@ -57,7 +57,7 @@ def test_a_bug_keeps_its_traceback(monkeypatch):
 ])
 def test_missing_data_is_reported_before_any_model_loads(tmp_path, task, variable, expected):
     """The model named here does not exist: had it been loaded first, that would be the error."""
-    from lm_eval_audio.benchmarks import audiobench
+    from lm_eval_audio.tasks.audiobench import data as audiobench
 
     if expected is None:  # AudioBench: a folder that does not exist
         variable_value, expected = str(tmp_path / "absent"), f"AudioBench data folder '{tmp_path / 'absent'}' does not exist"

@@ -68,7 +68,7 @@ def test_judge_scores_are_thresholded_and_unscored_documents_counted_apart():
     none = {0: 7.0, 1: 2.0, 2: 7.5, 3: None}
     frag = {0: 1.0, 1: 6.5, 2: 1.0, 3: 8.0}
     r = diagnose_task("chat", "score", {"full": full, "none": none, "fragment:1:1": frag}, 1,
-                      threshold_for("score", full.values(), None))
+                      threshold_for("score", full.values(), None, "airbench_chat_speech_qa"))
     assert r.threshold == 7.0
     assert r.acc_full == pytest.approx(6.875) and r.acc_none == pytest.approx(16.5 / 3)  # unscored left out
     assert r.classes == {"TS": 1, "FS": 0, "XS": 1, "AH": 1, "UN": 0} and r.unscored == 1
@@ -209,7 +209,7 @@ def test_cli_diagnose_counts_follow_a_known_listener(tmp_path):
     hears: the classes diagnose reports are the ones this rule gives on the sample's clips.
     Foundation by exact match (per document), chat by the scripted judge's score (7 of 10
     in every condition, so all TS at the threshold 7)."""
-    from lm_eval_audio.benchmarks import airbench
+    from lm_eval_audio.tasks.airbench import data as airbench
     from lm_eval_audio.audio.conditions import fragment_bounds
 
     root = airbench.sample_root()

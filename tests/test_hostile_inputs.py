@@ -25,7 +25,7 @@ import soundfile as sf
 from conftest import foundation_item, results_json, run_cli, tone, write_snapshot
 from scripted_judge import ScriptedJudge
 
-from lm_eval_audio.benchmarks import airbench
+from lm_eval_audio.tasks.airbench import data as airbench
 from lm_eval_audio.audio import decoding as audio
 from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.judges.judge_config import JudgeConfig
@@ -227,7 +227,7 @@ HTML_PAGE = "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad 
 
 @pytest.mark.parametrize("reply", ["garbage: the judge rambles about the weather", "", HTML_PAGE])
 def test_a_judge_reply_that_is_no_verdict_is_a_counted_failure(tmp_path, reply):
-    from lm_eval_audio.judges.airbench_judges import parse_pair_scores
+    from lm_eval_audio.tasks.airbench.judges import parse_pair_scores
 
     with ScriptedJudge(reply=lambda prompt: reply) as judge:
         config = JudgeConfig(base_url=judge.base_url, model="judge-x", cache_path=str(tmp_path / "c.sqlite"),

@@ -17,8 +17,8 @@ import re
 import pytest
 from scripted_judge import ScriptedJudge
 
-from lm_eval_audio.judges import airbench_judges as aj
-from lm_eval_audio.judges import audiobench_judges as abj
+from lm_eval_audio.tasks.airbench import judges as aj
+from lm_eval_audio.tasks.audiobench import judges as abj
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import MAX_ANSWER_CHARS, bounded_answer
 

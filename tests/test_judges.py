@@ -11,8 +11,8 @@ import sys
 import pytest
 from scripted_judge import ScriptedJudge
 
-from lm_eval_audio.benchmarks import airbench
-from lm_eval_audio.judges import airbench_judges as aj
+from lm_eval_audio.tasks.airbench import data as airbench
+from lm_eval_audio.tasks.airbench import judges as aj
 from lm_eval_audio.judges import judge_config
 from lm_eval_audio.judges.judge_config import JudgeConfig, JudgeConfigError
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest

@@ -11,7 +11,11 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from lm_eval_audio.benchmarks import mmau, mmau_pro
+from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.tasks.mmar.data import LAYOUT as MMAR
+from lm_eval_audio.tasks.mmau import data as mmau_data
+from lm_eval_audio.tasks.mmau_pro import data as mmau_pro
+from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET
 from lm_eval_audio.storage import run_state
 
 
@@ -43,8 +47,8 @@ def mmau_root(tmp_path):
 def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
     state = run_state.reset()
     with caplog.at_level(logging.WARNING):
-        sound = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
-        music = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
+        sound = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
+        music = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
     assert [d["uniq_id"] for d in sound] == ["id-0", "id-3"]  # 4 and 5 are left out, named
     assert sound[0]["audio"] == [str(mmau_root / "./test-mini-audios/id-0.wav")] and sound[0]["audio_problem"] == ""
     assert sound[1]["audio_problem"].startswith("empty audio file")  # kept, flagged, counted
@@ -59,27 +63,27 @@ def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
 
 def test_mmau_difficulty_split_and_test_set_without_answers(mmau_root, tmp_path):
     run_state.reset()
-    easy = mmau.load_items(mmau.MMAU_TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
+    easy = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
     assert [d["uniq_id"] for d in easy] == ["id-1"]
     test = [_mmau_item(9, answer="", split="test", audio_id="./test-audios/id-9.wav")]
     (mmau_root / "mmau-test.json").write_text(json.dumps(test), encoding="utf-8")
     _clip(mmau_root / "test-audios" / "id-9.wav")
-    docs = mmau.load_items(mmau.MMAU_TEST, mmau_root, {}, "mmau test")
+    docs = choice_layout.load_items(mmau_data.TEST, mmau_root, {}, "mmau test")
     assert docs[0]["answer"] == "" and "answer_not_in_choices" not in run_state.current().data_notes
 
 
 def test_mmau_data_folder_errors_name_the_fix(tmp_path, monkeypatch):
     monkeypatch.delenv("MMAU_DATA_DIR", raising=False)
-    with pytest.raises(mmau.MMAUDataError, match="export MMAU_DATA_DIR=.* run the synthetic `mmau_sample` group"):
-        mmau.check_snapshot(mmau.MMAU_TEST_MINI, {})
-    with pytest.raises(mmau.MMAUDataError, match="holds no mmau-test-mini.json"):
-        mmau.check_snapshot(mmau.MMAU_TEST_MINI, {"mmau_data_dir": str(tmp_path)})
+    with pytest.raises(choice_layout.LayoutDataError, match="export MMAU_DATA_DIR=.* run the synthetic `mmau_sample` group"):
+        choice_layout.check_snapshot(mmau_data.TEST_MINI, {})
+    with pytest.raises(choice_layout.LayoutDataError, match="holds no mmau-test-mini.json"):
+        choice_layout.check_snapshot(mmau_data.TEST_MINI, {"mmau_data_dir": str(tmp_path)})
     (tmp_path / "mmau-test-mini.json").write_text("[{", encoding="utf-8")
-    with pytest.raises(mmau.MMAUDataError, match="is not valid JSON"):
-        mmau.load_items(mmau.MMAU_TEST_MINI, tmp_path, {}, "x")
+    with pytest.raises(choice_layout.LayoutDataError, match="is not valid JSON"):
+        choice_layout.load_items(mmau_data.TEST_MINI, tmp_path, {}, "x")
     (tmp_path / "mmau-test-mini.json").write_text("[]", encoding="utf-8")
-    with pytest.raises(mmau.TaskDataAbsent, match="lists no items"):
-        mmau.load_items(mmau.MMAU_TEST_MINI, tmp_path, {"task": "sound"}, "x")
+    with pytest.raises(choice_layout.TaskDataAbsent, match="lists no items"):
+        choice_layout.load_items(mmau_data.TEST_MINI, tmp_path, {"task": "sound"}, "x")
 
 
 def _mmar_item(i, **changes):
@@ -98,18 +102,18 @@ def test_mmar_reads_the_jsonl_or_the_json_and_keeps_answers_off_the_choices(tmp_
         _clip(tmp_path / "audio" / f"v{i}_00-01-32_00-02-02.wav")
     (tmp_path / "MMAR-meta.json").write_text(json.dumps(items), encoding="utf-8")
     with caplog.at_level(logging.WARNING):
-        mixed = mmau.load_items(mmau.MMAR, tmp_path, {"modality": "mix-sound-speech"}, "mmar mix")
+        mixed = choice_layout.load_items(MMAR, tmp_path, {"modality": "mix-sound-speech"}, "mmar mix")
     # the old JSON's quirk: kept, scored as the official rule scores it, and noted
     assert mixed[0]["answer"] == "3060" and "answer that is none of their choices" in caplog.text
     assert run_state.current().data_notes["answer_not_in_choices"] == {"mmar mix/v1_00-01-32_00-02-02": "3060"}
     # the newer JSON Lines file wins where both are present, and its extra fields are ignored
     (tmp_path / "MMAR-meta.jsonl").write_text("\n".join(json.dumps(i) for i in items[2:]) + "\n", encoding="utf-8")
-    docs = mmau.load_items(mmau.MMAR, tmp_path, {"category": "Cultural Layer"}, "mmar cultural")
+    docs = choice_layout.load_items(MMAR, tmp_path, {"category": "Cultural Layer"}, "mmar cultural")
     assert [d["modality"] for d in docs] == ["speech"]
     assert run_state.current().data_notes["meta_files"]["mmar cultural"].endswith("MMAR-meta.jsonl")
     (tmp_path / "MMAR-meta.jsonl").write_text('{"id": 1}\nnot json\n', encoding="utf-8")
-    with pytest.raises(mmau.MMAUDataError, match="MMAR-meta.jsonl line 2: not JSON"):
-        mmau.load_items(mmau.MMAR, tmp_path, {}, "x")
+    with pytest.raises(choice_layout.LayoutDataError, match="MMAR-meta.jsonl line 2: not JSON"):
+        choice_layout.load_items(MMAR, tmp_path, {}, "x")
 
 
 def _pro_rows():
@@ -156,7 +160,7 @@ def test_mmau_pro_layout_and_quirks(pro_root, caplog):
     multi = closed[1]
     assert multi["audio"] == [str(pro_root / "data/m1a.wav"), str(pro_root / "data/m1b.wav")]
     assert closed[2]["audio_problem"].startswith("missing audio file")
-    assert mmau.doc_to_audio(closed[2]) == [{"path": closed[2]["audio"][0], "unavailable": closed[2]["audio_problem"]}]
+    assert choice_layout.doc_to_audio(closed[2]) == [{"path": closed[2]["audio"][0], "unavailable": closed[2]["audio_problem"]}]
     opened, instructions = both
     assert opened["kind"] == "open" and opened["choices"] == [] and opened["answer"] == "A dog barks."
     assert instructions["answer"] == "" and json.loads(instructions["kwargs"]) == {"N": 5}  # absent fields dropped
@@ -172,7 +176,7 @@ def test_mmau_pro_first_clip_only_reproduces_the_paper(pro_root):
     run_state.reset()
     docs = mmau_pro.load_items(pro_root, ["multi"], "pro multi", mmau_pro.clips_setting({"mmau_pro_clips": "first"}))
     assert docs[0]["audio"] == [str(pro_root / "data/m1a.wav")] and docs[0]["clips_in_row"] == 2
-    with pytest.raises(mmau.MMAUDataError, match="mmau_pro_clips 'some'"):
+    with pytest.raises(choice_layout.LayoutDataError, match="mmau_pro_clips 'some'"):
         mmau_pro.clips_setting({"mmau_pro_clips": "some"})
 
 
@@ -192,19 +196,19 @@ def test_mmau_pro_kwargs_as_a_json_string(tmp_path):
 
 def test_the_bundled_samples_are_in_the_official_layouts():
     run_state.reset()
-    mini = mmau.load_items(mmau.MMAU_TEST_MINI, mmau.sample_root(mmau.MMAU_TEST_MINI), {}, "sample")
-    test = mmau.load_items(mmau.MMAU_TEST, mmau.sample_root(mmau.MMAU_TEST), {}, "sample test")
-    mmar = mmau.load_items(mmau.MMAR, mmau.sample_root(mmau.MMAR), {}, "sample mmar")
+    mini = choice_layout.load_items(mmau_data.TEST_MINI, choice_layout.sample_root(mmau_data.TEST_MINI), {}, "sample")
+    test = choice_layout.load_items(mmau_data.TEST, choice_layout.sample_root(mmau_data.TEST), {}, "sample test")
+    mmar = choice_layout.load_items(MMAR, choice_layout.sample_root(MMAR), {}, "sample mmar")
     pro = mmau_pro.load_items(mmau_pro.sample_root(), list(mmau_pro.CATEGORIES), "sample pro")
     assert (len(mini), len(test), len(mmar), len(pro)) == (12, 3, 14, 14)
     assert all(not d["audio_problem"] for d in mini + test + mmar + pro)
-    assert {d["source"] for d in mini + mmar} == {mmau.SYNTHETIC_SAMPLE_DATASET}
-    assert {d["modality"] for d in mmar} == set(mmau.MMAR.groups["modality"])
+    assert {d["source"] for d in mini + mmar} == {SYNTHETIC_SAMPLE_DATASET}
+    assert {d["modality"] for d in mmar} == set(MMAR.groups["modality"])
     assert {d["kind"] for d in pro} == {"closed", "open", "instruction following"}
     assert any(len(d["audio"]) == 2 for d in pro)
     from pathlib import Path
 
-    size = sum(f.stat().st_size for root in (mmau.sample_root(mmau.MMAU_TEST_MINI), mmau.sample_root(mmau.MMAR),
+    size = sum(f.stat().st_size for root in (choice_layout.sample_root(mmau_data.TEST_MINI), choice_layout.sample_root(MMAR),
                                              mmau_pro.sample_root()) for f in Path(root).rglob("*") if f.is_file())
     assert size < 5_000_000
 
@@ -243,7 +247,7 @@ def test_cli_mmau_test_writes_the_predictions_file_beside_the_results(tmp_path):
         proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
                         f"base_url={server.base_url},model=served-audio-lm", "--tasks", "mmau_test",
                         "--output_path", str(tmp_path / "out")],
-                       env_extra={"MMAU_DATA_DIR": str(mmau.sample_root(mmau.MMAU_TEST))})
+                       env_extra={"MMAU_DATA_DIR": str(choice_layout.sample_root(mmau_data.TEST))})
     assert proc.returncode == 0, proc.stderr[-3000:]
     (written,) = (tmp_path / "out").rglob("mmau_test_submission_*.json")
     items = json.loads(written.read_text(encoding="utf-8"))

@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from lm_eval_audio.benchmarks import mmau_pro_instructions as rules
-from lm_eval_audio.benchmarks.choice_matching import (
+from lm_eval_audio.tasks.mmau_pro import instructions as rules
+from lm_eval_audio.metrics.choice_matching import (
     answer_letter,
     content_letter,
     mcq_prompt,
@@ -22,8 +22,9 @@ from lm_eval_audio.benchmarks.choice_matching import (
     regex_letter,
     remove_thinking,
 )
-from lm_eval_audio.judges import choice_judge, mmau_pro_judges
-from lm_eval_audio.metrics import embedding_match
+from lm_eval_audio.judges import choice_judge
+from lm_eval_audio.tasks.mmau_pro import judges as mmau_pro_judges
+from lm_eval_audio.tasks.mmau_pro import embedding_match
 
 PEOPLE = ["Man", "Woman", "Child", "Robot"]
 
@@ -278,8 +279,8 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
     import torch
     from scripted_judge import ScriptedJudge
 
-    from lm_eval_audio.judges import mmau_pro_scoring as scoring
-    from lm_eval_audio.metrics import embedding_match
+    from lm_eval_audio.tasks.mmau_pro import scoring
+    from lm_eval_audio.tasks.mmau_pro import embedding_match
     from lm_eval_audio.storage import run_state
 
     state = run_state.reset()

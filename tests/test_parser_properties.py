@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lm_eval_audio.benchmarks import airbench
-from lm_eval_audio.judges import airbench_judges as aj
-from lm_eval_audio.judges import audiobench_judges as abj
+from lm_eval_audio.tasks.airbench import data as airbench
+from lm_eval_audio.tasks.airbench import judges as aj
+from lm_eval_audio.tasks.audiobench import judges as abj
 
 settings.register_profile("lm_eval_audio", max_examples=300, deadline=None)
 settings.load_profile("lm_eval_audio")

@@ -106,7 +106,7 @@ def test_table3_table5_and_per_task_numbers_are_the_hand_computed_ones(tmp_path)
 
 def test_a_run_on_the_bundled_sample_is_called_synthetic_in_the_markdown_json_and_plots(tmp_path, monkeypatch):
     from lm_eval_audio.analysis import report as report_module
-    from lm_eval_audio.benchmarks.airbench import SYNTHETIC_SAMPLE_DATASET
+    from lm_eval_audio.tasks.airbench.data import SYNTHETIC_SAMPLE_DATASET
 
     docs = [({"task_name": "Speaker_Gender_Recognition", "dataset_name": SYNTHETIC_SAMPLE_DATASET}, {"gpt_align": v})
             for v in (1.0, 0.0, 1.0)]

@@ -42,7 +42,6 @@ from dataclasses import asdict, dataclass, field
 from lm_eval_audio.analysis import text_backbone
 from lm_eval_audio.audio.conditions import parse
 from lm_eval_audio.analysis.run_results import (
-    PREFERRED_METRICS,
     choose_metric,
     failed_docs,
     item_scores,
@@ -52,10 +51,7 @@ from lm_eval_audio.analysis.run_results import (
 log = logging.getLogger("lm_eval.audio.diagnose")
 
 DEFAULT_FRAGMENTS = (2, 3, 4, 5)  # the paper's: FS and XS are defined over all 14 fragments
-# The first of these that a task reports (with a number, and per document) is its score.
-# "Right" for a graded score: AIR-Bench chat 1-10 (mean of the two judge passes), AudioBench's
-# 0-100 judge (rubric 3 of 5 and above; the binary judges give 0 or 100), METEOR 0-1.
-THRESHOLDS = {"score": 7.0, "judge_score": 60.0, "meteor": 0.5}
+# "Right" for a graded score is what the task's benchmark declares (its folder's benchmark.py); for a 0/1 score:
 BINARY_THRESHOLD = 0.5  # scores that are 0 or 1
 CLASSES = ("TS", "FS", "XS", "AH", "UN")
 
@@ -152,11 +148,14 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
     )
 
 
-def threshold_for(metric: str, values, given: float | None) -> float:
+def threshold_for(metric: str, values, given: float | None, task: str | None = None) -> float:
+    from lm_eval_audio.benchmarks import registry
+
     if given is not None:
         return given
-    if metric in THRESHOLDS:
-        return THRESHOLDS[metric]
+    declared = registry.threshold(task, metric)
+    if declared is not None:
+        return declared
     if all(v in (0.0, 1.0) for v in values if v is not None):
         return BINARY_THRESHOLD
     raise ValueError(
@@ -197,7 +196,7 @@ def _task_scores(per_condition: dict[str, dict], task: str, metric: str, thresho
                      "that run); in its accuracy as the empty answer the task scored, unscored in the classes")
     if missing:
         notes.append(f"{len(missing)} document(s) without audio (audio_missing): unscored in the classes")
-    chosen = threshold_for(metric, scores["full"].values(), threshold)
+    chosen = threshold_for(metric, scores["full"].values(), threshold, task)
     return _TaskScores(metric, chosen, scores, unscorable), notes
 
 
@@ -484,10 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--apply_chat_template", action="store_true")
     p.add_argument("--system_instruction", default=None)
     p.add_argument("--metric", default=None,
-                   help=f"comma-separated metrics to try, first found wins (default {','.join(PREFERRED_METRICS)})")
+                   help="comma-separated metrics to try, first found wins (default: the headline metrics of each "
+                        "task's benchmark, then acc, exact_match)")
     p.add_argument("--threshold", type=float, default=None,
-                   help="score at which a document counts as right (default: 0.5 for 0/1 accuracies; "
-                        + ", ".join(f"{m} {t:g}" for m, t in THRESHOLDS.items()) + ")")
+                   help="score at which a document counts as right (default: 0.5 for 0/1 accuracies; for graded "
+                        "scores what the task's benchmark declares)")
     return p
 
 
@@ -506,7 +506,7 @@ def main(argv: list[str] | None = None) -> None:
 
     setup_logging("INFO")
     per_condition, folder = evaluate_conditions(args)
-    wanted = args.metric.split(",") if args.metric else list(PREFERRED_METRICS)
+    wanted = args.metric.split(",") if args.metric else None
     try:
         rows = diagnose_runs(per_condition, args.fragments, wanted, args.threshold, chosen_by_user=bool(args.metric))
     except ValueError as e:

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<timestamp>.jsonl files of one run")
     parser.add_argument("--output_path", type=Path, help="where to write results, samples and judge logs")
     parser.add_argument("--include_path", help="as lm_eval's: a folder of your own task YAMLs")
-    parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, airbench_data_dir, audiobench_data_dir, prompt_mode, ...)")
+    parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, the benchmarks' data folders, ...)")
     args = parser.parse_args(argv)
 
     from lm_eval_audio.harness import startup

@@ -7,10 +7,8 @@ lm-eval results files.
 Every number comes from the per-document sample logs (``--log_samples``), so each has a
 95% bootstrap interval (``lm_eval_audio.analysis.stats``):
 
-* AIR-Bench runs (any task whose documents are AIR-Bench items, the sample included) get
-  a table laid out like the paper's Table 3 (foundation speech / sound / music / average;
-  chat speech / sound / music / mixed / average) and one like Table 5 (foundation accuracy
-  per task), with the benchmark's own averaging rules (AIR-Bench's Tables 3 and 5 and ``cal_score.py``; docs/AIRBENCH.md);
+* a benchmark whose folder declares report tables (``report`` in its ``benchmark.py``; AIR-Bench's
+  Tables 3 and 5, ``tasks/airbench/report.py``) gets them, laid out as its paper's, above the rest;
 * every task gets a row in the per-task table (its headline metric, as ``diagnose``
   chooses it);
 * with two runs, a paired test on the documents both scored: the difference, its paired
@@ -31,10 +29,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from lm_eval_audio.analysis import stats
-from lm_eval_audio.benchmarks.airbench import CHAT_CATEGORIES, FOUNDATION_CATEGORIES, SYNTHETIC_SAMPLE_DATASET, folder_of
 from lm_eval_audio.analysis.run_results import (
-    JUDGE_METRICS,
-    PREFERRED_METRICS,
     ResultsError,
     Run,
     choose_metric,
@@ -43,27 +38,19 @@ from lm_eval_audio.analysis.run_results import (
     item_value,
     metrics_to_try,
 )
-
-_FOUNDATION_TASK = {t: c for c, tasks in FOUNDATION_CATEGORIES.items() for t in tasks}
-_CHAT_TASK = {t: c for c, tasks in CHAT_CATEGORIES.items() for t in tasks}
-FOUNDATION_METRICS = ("gpt_align", "exact_match")  # the headline, then the rule-based fallback
+from lm_eval_audio.benchmarks import registry
 
 
 @dataclass
 class ModelScores:
-    """One run's per-document scores, grouped as the tables need them."""
+    """One run's per-document scores, per task, and what each benchmark's report hook made of them."""
 
     name: str
-    # AIR-Bench task name -> document scores
-    foundation: dict[str, list[float]] = field(default_factory=dict)
-    chat: dict[str, list[float]] = field(default_factory=dict)
-    # AIR-Bench audio folder (<task_name>_<dataset_name>, score_foundation.py's task_id) -> document scores
-    foundation_folders: dict[str, list[float]] = field(default_factory=dict)
-    foundation_metric: str | None = None
     # lm-eval task -> (metric, reported value, {document key: score})
     tasks: dict[str, tuple[str | None, float | None, dict]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    synthetic: bool = False  # scored on the bundled synthetic sample, not on AIR-Bench data
+    # benchmark key -> what its report hook's collect() returned for this model
+    benchmarks: dict[str, object] = field(default_factory=dict)
 
 
 def _doc_key(sample: dict) -> str:
@@ -73,20 +60,10 @@ def _doc_key(sample: dict) -> str:
     return f"uniq_id {doc['uniq_id']}" if doc.get("uniq_id") is not None else f"doc {sample['doc_id']}"
 
 
-def _airbench_value(sample: dict, metrics) -> tuple[str, float | None] | None:
-    for metric in metrics:
-        try:
-            return metric, item_value(sample, metric)
-        except KeyError:
-            continue
-    return None
-
-
-def collect(runs: list[Run], wanted: list[str], chosen_by_user: bool = False) -> ModelScores:
+def collect(runs: list[Run], wanted: list[str] | None, chosen_by_user: bool = False) -> ModelScores:
     """One model's scores from its runs (newest first: a task is read from the newest run that has it)."""
     scores = ModelScores(runs[0].name)
-    unscored = 0
-    tasks = {}
+    tasks, scored = {}, []
     for run in runs:
         for task, reported in run.tasks().items():
             tasks.setdefault(task, (run, reported))
@@ -104,95 +81,17 @@ def collect(runs: list[Run], wanted: list[str], chosen_by_user: bool = False) ->
         else:
             scores.notes.append(f"{run.name} / {task}: no per-document score ({why})")
         scores.tasks[task] = (metric, run.metric(task, metric) if metric else None, values)
-        airbench_metrics = [m for m in FOUNDATION_METRICS if m in metrics or m not in JUDGE_METRICS]
-        for sample in samples:
-            doc = sample.get("doc") or {}
-            name = doc.get("task_name")
-            scores.synthetic = scores.synthetic or doc.get("dataset_name") == SYNTHETIC_SAMPLE_DATASET
-            if name in _FOUNDATION_TASK:
-                found = _airbench_value(sample, airbench_metrics)
-                if found is None:
-                    continue
-                scores.foundation_metric = scores.foundation_metric or found[0]
-                if found[0] != scores.foundation_metric:
-                    raise ResultsError(f"{run.path}: foundation tasks scored by both {scores.foundation_metric} and "
-                                       f"{found[0]}; report runs judged alike")
-                target = scores.foundation
-            elif name in _CHAT_TASK and (skipped is None or "score" in metrics):
-                found = _airbench_value(sample, ("score",))
-                if found is None:
-                    continue
-                target = scores.chat
-            else:
-                continue
-            if found[1] is None:
-                unscored += 1  # a judge failure: left out, as the benchmark's scores leave it out
-                continue
-            target.setdefault(name, []).append(found[1])
-            if target is scores.foundation and doc.get("dataset_name") is not None:
-                scores.foundation_folders.setdefault(folder_of(doc), []).append(found[1])
-    if unscored:
-        scores.notes.append(f"{run.name}: {unscored} AIR-Bench document(s) without a judge score are left out")
+        # what a benchmark's report hook reads: (run, task, samples, metrics tried, smoke-test note)
+        scored.append((run, task, samples, metrics, skipped))
+    for benchmark in _reporting_benchmarks():
+        part = benchmark.report_module().collect(scored, registry.judge_metrics())
+        scores.benchmarks[benchmark.key] = part
+        scores.notes += part.notes
     return scores
 
 
-# --- the benchmark's averages, as functions of per-task sums (for the bootstrap) -----------
-
-
-def foundation_statistics(tasks: list[str]) -> dict[str, object]:
-    """Category = mean of its tasks' accuracies; average = mean of the categories present."""
-    present = {c: [t for t in members if t in tasks] for c, members in FOUNDATION_CATEGORIES.items()}
-    present = {c: ts for c, ts in present.items() if ts}
-
-    def category(c):
-        return lambda sums, counts: sum(sums[t] / counts[t] for t in present[c]) / len(present[c])
-
-    out = {c: category(c) for c in present}
-    if present:
-        out["average"] = lambda sums, counts: sum(category(c)(sums, counts) for c in present) / len(present)
-    return out
-
-
-def chat_statistics(tasks: list[str]) -> dict[str, object]:
-    """Speech, sound, music: item means over their tasks; mixed: mean of its tasks' means;
-    average: mean of the four (of those present)."""
-    present = {c: [t for t in members if t in tasks] for c, members in CHAT_CATEGORIES.items()}
-    present = {c: ts for c, ts in present.items() if ts}
-
-    def category(c):
-        if c == "mixed":
-            return lambda sums, counts: sum(sums[t] / counts[t] for t in present[c]) / len(present[c])
-        return lambda sums, counts: sum(sums[t] for t in present[c]) / sum(counts[t] for t in present[c])
-
-    out = {c: category(c) for c in present}
-    if present:
-        out["average"] = lambda sums, counts: sum(category(c)(sums, counts) for c in present) / len(present)
-    return out
-
-
-def _estimates(groups: dict[str, list[float]], statistics: dict) -> dict[str, dict]:
-    return {name: {"value": value, "low": low, "high": high}
-            for name, (value, (low, high)) in stats.stratified(groups, statistics).items()}
-
-
-def _per_group_means(groups: dict[str, list[float]]) -> dict[str, dict]:
-    return {g: {"n": len(v), **_estimates({g: v}, {g: lambda s, c, g=g: s[g] / c[g]})[g]} for g, v in groups.items()}
-
-
-def airbench_tables(models: list[ModelScores]) -> dict:
-    out = {}
-    for m in models:
-        entry = {}
-        if m.foundation:
-            entry["foundation_metric"] = m.foundation_metric
-            entry["foundation"] = _estimates(m.foundation, foundation_statistics(list(m.foundation)))
-            entry["foundation_tasks"] = _per_group_means(m.foundation)
-            entry["foundation_folders"] = _per_group_means(m.foundation_folders)
-        if m.chat:
-            entry["chat"] = _estimates(m.chat, chat_statistics(list(m.chat)))
-        if entry:
-            out[m.name] = entry
-    return out
+def _reporting_benchmarks() -> list:
+    return [b for b in registry.all_benchmarks() if b.report]
 
 
 def task_table(models: list[ModelScores]) -> dict:
@@ -231,10 +130,10 @@ def compare(a: ModelScores, b: ModelScores) -> dict:
 # --- rendering ---------------------------------------------------------------------------
 
 
-SYNTHETIC_TITLE = "synthetic sample, not AIR-Bench data"
+SYNTHETIC_TITLE = "synthetic sample, not benchmark data"
 
 
-def _cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
+def cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
     if not e or e.get("value") is None:
         return "–"
     return f"{e['value'] * scale:.{digits}f} [{e['low'] * scale:.{digits}f}, {e['high'] * scale:.{digits}f}]"
@@ -242,48 +141,9 @@ def _cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
 
 def markdown(report: dict) -> str:
     lines = []
-    air = report["airbench"]
-    synthetic = report["synthetic_sample"]
-    benchmark = f"AIR-Bench scoring on the {SYNTHETIC_TITLE}" if synthetic else "AIR-Bench"
-    if synthetic:
-        lines += [f"**Synthetic sample**: {', '.join(synthetic)} scored the bundled synthetic sample in AIR-Bench's "
-                  "layout (tasks/airbench/sample_data), not AIR-Bench data. Its numbers check the pipeline; they are "
-                  "not AIR-Bench scores.", ""]
-    if air:
-        f_cols, c_cols = ["speech", "sound", "music", "average"], ["speech", "sound", "music", "mixed", "average"]
-        lines += [f"## {benchmark}: layout of Table 3", "",
-                  "Foundation: accuracy in %; chat: judge score 1-10 (GPT-4-style pairwise, mean of both orders). "
-                  "95% bootstrap intervals in brackets.", "",
-                  "| model | " + " | ".join(f"foundation {c}" for c in f_cols) + " | "
-                  + " | ".join(f"chat {c}" for c in c_cols) + " |",
-                  "|---|" + "---|" * (len(f_cols) + len(c_cols))]
-        for name, e in air.items():
-            f = e.get("foundation", {})
-            c = e.get("chat", {})
-            lines.append(f"| {name} | " + " | ".join(_cell(f.get(col), 100) for col in f_cols) + " | "
-                         + " | ".join(_cell(c.get(col), 1, 2) for col in c_cols) + " |")
-        metrics = {e["foundation_metric"] for e in air.values() if e.get("foundation_metric")}
-        if metrics:
-            lines += ["", "Foundation metric: " + ", ".join(sorted(metrics))
-                      + " (gpt_align: the judge's choice alignment, the paper's headline; exact_match: the "
-                        "official first/second-to-last character rule, unparsed answers wrong)."]
-        tasks = [t for c in FOUNDATION_CATEGORIES.values() for t in c
-                 if any(t in e.get("foundation_tasks", {}) for e in air.values())]
-        if tasks:
-            names = list(air)
-            lines += ["", f"## {benchmark}: foundation per task (layout of Table 5), accuracy %", "",
-                      "| task | category | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
-            for t in tasks:
-                lines.append(f"| {t} | {_FOUNDATION_TASK[t]} | "
-                             + " | ".join(_cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
-            folders = sorted({f for e in air.values() for f in e.get("foundation_folders", {})})
-            lines += ["", f"## {benchmark}: foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
-                      "", "A task pools its folders (datasets); the official script prints each. n = documents scored.",
-                      "", "| folder | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
-            for f in folders:
-                cells = [air[n].get("foundation_folders", {}).get(f) for n in names]
-                lines.append(f"| {f} | " + " | ".join(f"{_cell(c, 100)} (n={c['n']})" if c else "–" for c in cells)
-                             + " |")
+    for benchmark in _reporting_benchmarks():
+        if benchmark.key in report:
+            lines += benchmark.report_module().markdown(report[benchmark.key], report["synthetic_sample"])
     names = report["models"]
     lines += ["", "## Per task", "", "Headline metric per task, mean over documents [95% bootstrap interval]; "
               "n = documents scored.", "",
@@ -296,7 +156,7 @@ def markdown(report: dict) -> str:
             if not r:
                 cells.append("–")
             elif "value" in r:
-                cells.append(f"{_cell(r, 1, 3)} (n={r['n']})")
+                cells.append(f"{cell(r, 1, 3)} (n={r['n']})")
             else:
                 cells.append("no per-document score")
         lines.append(f"| {task} | {metric or '–'} | " + " | ".join(cells) + " |")
@@ -330,16 +190,11 @@ def plots(report: dict, folder: str) -> list[str]:
 
     written = []
     names = report["models"]
-    air = report["airbench"]
     panels = []
-    if air:
-        for track, cols, scale, label in (("foundation", ["speech", "sound", "music", "average"], 100, "accuracy %"),
-                                          ("chat", ["speech", "sound", "music", "mixed", "average"], 1, "score (1-10)")):
-            if any(track in e for e in air.values()):
-                panels.append((f"AIR-Bench {track}" + (f"\n{SYNTHETIC_TITLE}" if report["synthetic_sample"] else ""),
-                               cols, scale, label,
-                               {n: air.get(n, {}).get(track, {}) for n in names}))
-    else:
+    for benchmark in _reporting_benchmarks():
+        if report.get(benchmark.key):
+            panels += benchmark.report_module().panels(report[benchmark.key], names, bool(report["synthetic_sample"]))
+    if not panels:
         tasks = list(report["tasks"])
         panels.append(("per task", tasks, 1, "headline metric",
                        {n: {t: report["tasks"][t].get(n) for t in tasks} for n in names}))
@@ -363,9 +218,10 @@ def plots(report: dict, folder: str) -> list[str]:
     plt.close(fig)
     written.append(path)
     for n in names:
-        if air.get(n, {}).get("foundation_tasks"):
-            axes_names = list(air[n]["foundation_tasks"])
-            radii = [air[n]["foundation_tasks"][t]["value"] * 100 for t in axes_names]
+        spokes = next((found for b in _reporting_benchmarks() if n in report.get(b.key, {})
+                       for found in [b.report_module().radar(report[b.key][n])] if found), None)
+        if spokes:
+            axes_names, radii = spokes
         else:
             axes_names = [t for t, r in report["tasks"].items() if r.get(n, {}).get("value") is not None]
             radii = [report["tasks"][t][n]["value"] for t in axes_names]
@@ -395,7 +251,7 @@ def plots(report: dict, folder: str) -> list[str]:
     return written
 
 
-def build(model_runs: list[list[Run]], wanted: list[str], chosen_by_user: bool = False) -> dict:
+def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user: bool = False) -> dict:
     models = [collect(runs, wanted, chosen_by_user) for runs in model_runs]
     names = [m.name for m in models]
     if len(set(names)) != len(names):
@@ -405,10 +261,12 @@ def build(model_runs: list[list[Run]], wanted: list[str], chosen_by_user: bool =
     report = {
         "models": [m.name for m in models],
         "sources": {m.name: [str(run.path) for run in runs] for m, runs in zip(models, model_runs)},
-        "airbench": airbench_tables(models),
+        **{b.key: b.report_module().tables({m.name: m.benchmarks[b.key] for m in models})
+           for b in _reporting_benchmarks()},
         "tasks": task_table(models),
         "notes": [n for m in models for n in m.notes],
-        "synthetic_sample": [m.name for m in models if m.synthetic],  # models whose AIR-Bench items are the sample's
+        # models whose items (of a benchmark with report tables) are its bundled synthetic sample's
+        "synthetic_sample": [m.name for m in models if any(part.synthetic for part in m.benchmarks.values())],
         "interval": {"level": stats.LEVEL, "bootstrap_iterations": stats.ITERATIONS, "seed": stats.SEED},
     }
     if len(models) == 2:
@@ -419,13 +277,14 @@ def build(model_runs: list[list[Run]], wanted: list[str], chosen_by_user: bool =
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(
         prog="lm-eval-audio report",
-        description="Tables (AIR-Bench Table 3 and 5 layouts, per task), plots, bootstrap intervals and a paired "
-                    "test, from lm-eval results files written with --log_samples.",
+        description="Tables (the layouts of the benchmarks' papers, where their folders declare them; per task), "
+                    "plots, bootstrap intervals and a paired test, from lm-eval results files written with --log_samples.",
     )
     p.add_argument("results", nargs="+", help="results_<date>.json files, or folders (the newest run in each below)")
     p.add_argument("--output", default="report", help="folder for report.md, report.json and the PNG plots")
     p.add_argument("--metric", default=None,
-                   help=f"comma-separated metrics to try per task, first found wins (default {','.join(PREFERRED_METRICS)})")
+                   help="comma-separated metrics to try per task, first found wins (default: the headline metrics of "
+                        "each task's benchmark, then acc, exact_match)")
     args = p.parse_args(argv)
     try:
         model_runs = find(args.results)
@@ -433,8 +292,7 @@ def main(argv: list[str] | None = None) -> None:
             if not any(run.samples(t) for t in run.tasks()):
                 raise ResultsError(f"{run.path}: no samples_<task>_{run.date_id}.jsonl beside it; the report needs "
                                    "the per-document logs: run lm_eval with --log_samples")
-        report = build(model_runs, args.metric.split(",") if args.metric else list(PREFERRED_METRICS),
-                       bool(args.metric))
+        report = build(model_runs, args.metric.split(",") if args.metric else None, bool(args.metric))
     except ResultsError as e:
         sys.exit(f"report: {e}")
     os.makedirs(args.output, exist_ok=True)

@@ -23,8 +23,6 @@ class ResultsError(ValueError):
     """A results file or sample log that cannot be used; the message names it."""
 
 
-# Metrics whose value is an LLM judge's verdict.
-JUDGE_METRICS = ("gpt_align", "glitters_acc", "score", "reference_score", "win_rate", "judge_score")
 
 
 def smoke_test_judged(results: dict, task: str) -> bool:
@@ -167,21 +165,20 @@ def find(paths: list[str]) -> list[list[Run]]:
     return models
 
 
-# The score a task is read by, first found wins (diagnose and report alike).
-# glitters_acc first for MMAU, MMAR and MMAU-Pro: arXiv 2604.24401's tables are in it; official_acc is the benchmarks'
-# own rule, pattern_acc the judge-free lower bound (what a run without a judge has).
-PREFERRED_METRICS = ("gpt_align", "glitters_acc", "score", "judge_score", "acc", "exact_match", "official_acc",
-                     "pattern_acc", "meteor")
+def metrics_to_try(results: dict, task: str, wanted: list[str] | None,
+                   chosen_by_user: bool) -> tuple[list[str], str | None]:
+    """The metrics the task's score is looked for in, first found wins: ``wanted`` (``--metric``), or by default the
+    headline metrics of the task's benchmark (its folder's ``benchmark.py``) and then the generic ones; without the
+    judge metrics when the bundled smoke-test judge gave them (unless the user named them), and a note saying so."""
+    from lm_eval_audio.benchmarks import registry
 
-
-def metrics_to_try(results: dict, task: str, wanted: list[str], chosen_by_user: bool) -> tuple[list[str], str | None]:
-    """``wanted``, without the judge metrics when the bundled smoke-test judge gave them
-    (unless the user named them), and a note saying so."""
+    wanted = list(wanted) if wanted else list(registry.headline_metrics(task))
     if chosen_by_user or not smoke_test_judged(results, task):
         return wanted, None
-    kept = [m for m in wanted if m not in JUDGE_METRICS]
+    judged = registry.judge_metrics()
+    kept = [m for m in wanted if m not in judged]
     reported = results.get("results", {}).get(task, {})
-    skipped = [m for m in wanted if m in JUDGE_METRICS and reported_value(reported, m) is not None]
+    skipped = [m for m in wanted if m in judged and reported_value(reported, m) is not None]
     if not skipped:
         return kept, None
     return kept, (f"{', '.join(skipped)} skipped: judged by the bundled smoke-test judge, which checks the pipeline, "

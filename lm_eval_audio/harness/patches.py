@@ -555,44 +555,24 @@ def user_error_message(e: BaseException) -> str | None:
 
 
 def check_data_first() -> None:
-    """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the
-    tasks, and reads their data, only after): an unset or empty AIRBENCH_DATA_DIR / AUDIOBENCH_DATA_DIR /
-    MMAU_DATA_DIR / MMAR_DATA_DIR / MMAU_PRO_DATA_DIR is reported at once, not after the model has loaded."""
+    """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the tasks, and
+    reads their data, only after): each benchmark folder's ``check_data`` gets the run's tasks of its own, so an
+    unset or empty data folder is reported at once, not after the model has loaded."""
     import json
-    from pathlib import Path
+
+    from lm_eval_audio.benchmarks import registry
 
     tasks = [t.strip() for t in (_argv_value("--tasks") or "").split(",") if t.strip()]
     try:
         metadata = json.loads(_argv_value("--metadata") or "{}")
     except ValueError:
         return  # lm-eval reports a malformed --metadata itself
-    if not isinstance(metadata, dict):
+    if not isinstance(metadata, dict) or not tasks:
         return
-    from lm_eval_audio import tasks as task_folders
-
-    folder = Path(task_folders.folder())
-    # Names of ours only (one YAML per task or group): a misspelled name is lm-eval's "not found", with suggestions.
-    if any(not t.startswith("airbench_sample") and (folder / "airbench" / f"{t}.yaml").is_file() for t in tasks):
-        from lm_eval_audio.benchmarks import airbench
-
-        airbench.check_snapshot(metadata)
-    from lm_eval_audio.benchmarks import audiobench, mmau, mmau_pro
-
-    def ours_in(benchmark: str) -> bool:
-        return any("_sample" not in t and (folder / benchmark / f"{t}.yaml").is_file() for t in tasks)
-
-    if ours_in("mmau"):
-        mmau.check_snapshot(mmau.MMAU_TEST if "mmau_test" in tasks else mmau.MMAU_TEST_MINI, metadata)
-    if ours_in("mmar"):
-        mmau.check_snapshot(mmau.MMAR, metadata)
-    if ours_in("mmau_pro"):
-        mmau_pro.check_snapshot(metadata)
-    for task in tasks:
-        name = task.removeprefix("audiobench_")
-        if name in audiobench.DATASETS:
-            audiobench.data_root(metadata, audiobench.DATASETS[name])
-        elif (folder / "audiobench" / f"{task}.yaml").is_file():  # a group of ours
-            audiobench.data_root(metadata)
+    # Names of ours only: a misspelled name is lm-eval's "not found", with suggestions.
+    for benchmark, names in registry.by_benchmark(tasks, _argv_value("--include_path") or ()).items():
+        if benchmark.check_data is not None:
+            benchmark.check_data(names, metadata)
 
 
 def on_cli(module) -> None:
@@ -617,19 +597,11 @@ def on_cli(module) -> None:
 
 # --- lm_eval.utils -----------------------------------------------------------------------
 
-# Metrics of our tasks that count items (aggregation ``count``, judge failures, failed requests): printed in a
-# table of their own under lm-eval's, as integers, apart from the scores.
-COUNT_METRICS = ("audio_missing", "failed_items", "judge_failures", "gpt_align_judge_failures", "glitters_judge_calls",
-                 "glitters_judge_failures", "instructions_unchecked", "unanswered",
-                 "predictions_written")
-# Rates that describe the answers, not their quality: printed with what they are, without an arrow.
-RATE_METRICS = {"exact_match_rule_parsed": "parse rate", "pattern_read": "read without the judge"}
-
-
 def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
     """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
     items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
     such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
+    from lm_eval_audio.benchmarks import registry
     from lm_eval_audio.model_wrappers.failed_requests import failed_documents
 
     rows = result_dict.get(column)
@@ -638,6 +610,7 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
     ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
     failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
     view, counts = {}, {}
+    count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
     arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
     for task, metrics in rows.items():
         if task not in ours or not isinstance(metrics, dict):
@@ -647,14 +620,14 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
         counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
         for key, value in list(metrics.items()):
             name = key.partition(",")[0]
-            if name.removesuffix("_stderr") in COUNT_METRICS:
+            if name.removesuffix("_stderr") in count_metrics:
                 value = metrics.pop(key)
-                if name in COUNT_METRICS and isinstance(value, (int, float)) and value == value:
+                if name in count_metrics and isinstance(value, (int, float)) and value == value:
                     counted[name] = int(value)
             elif isinstance(value, float) and value != value:
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
-            elif name in RATE_METRICS and isinstance(value, (int, float)) and not isinstance(value, bool):
-                metrics[key] = f"{value:.4f} ({RATE_METRICS[name]})"
+            elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
+                metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
                 arrows.setdefault(task, {})[name] = None
         view[task] = metrics
         if counted:
@@ -663,7 +636,9 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
 
 
 def counts_table(counts: dict[str, dict[str, int]]) -> str:
-    names = [m for m in COUNT_METRICS if any(m in c for c in counts.values())]
+    from lm_eval_audio.benchmarks import registry
+
+    names = [m for m in registry.count_metrics() if any(m in c for c in counts.values())]
     lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
              "|---|" + "---:|" * len(names)]
     lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]

@@ -62,9 +62,11 @@ def preflight(tasks: dict) -> None:
         state.smoke_test_judge = True
     state.judge_configured = bool(configs) or state.smoke_test_judge
     if optional_without:
+        from lm_eval_audio.benchmarks import registry
+
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
+        what = "; ".join(b.without_judge for b in registry.by_benchmark(sorted(optional_without)) if b.without_judge)
         log.warning(
-            "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only (AIR-Bench foundation: "
-            "exact_match, without gpt_align; AudioBench captioning: meteor, without judge_score); to add them, %s",
-            len(optional_without), shown, judge_config.HOW_TO_CONFIGURE,
+            "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only%s; to add them, %s",
+            len(optional_without), shown, f" ({what})" if what else "", judge_config.HOW_TO_CONFIGURE,
         )

@@ -56,7 +56,7 @@ class RunState:
     warned: set = field(default_factory=set)  # warnings given once per run (by key)
     # task -> doc_id -> what the cascade's recognizer heard in each clip: into the logged samples
     transcripts: dict[str, dict[int, list[str]]] = field(default_factory=dict)
-    # task -> predictions for a test set whose answers are withheld (lm_eval_audio.benchmarks.submissions)
+    # task -> predictions for a test set whose answers are withheld (lm_eval_audio.tasks.mmau.submissions)
     submissions: dict[str, list[dict]] = field(default_factory=dict)
 
     # --- what the run could not evaluate ------------------------------------------------

@@ -1,7 +1,7 @@
 """Hooks for the AIR-Bench tasks: data, prompts, per-item scoring and the judge metrics.
 
-The work is done in ``lm_eval_audio.benchmarks.airbench`` (data, prompts, answer rule) and
-``lm_eval_audio.judges.airbench_judges`` (judge prompts and parsers); this file only
+The work is done in ``lm_eval_audio.tasks.airbench.data`` (data, prompts, answer rule) and
+``lm_eval_audio.tasks.airbench.judges`` (judge prompts and parsers); this file only
 connects them to lm-eval's task fields.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import math
 
-from lm_eval_audio.benchmarks import airbench
-from lm_eval_audio.judges import airbench_judges, task_judge
+from lm_eval_audio.judges import task_judge
+from lm_eval_audio.tasks.airbench import data, judges
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.storage import run_state
@@ -22,9 +22,9 @@ log = logging.getLogger("lm_eval.audio.airbench")
 def _dataset(track: str, task_names, sample: bool, metadata: dict):
     import datasets
 
-    root = airbench.sample_root() if sample else airbench.data_root(metadata)
+    root = data.sample_root() if sample else data.data_root(metadata)
     names = list(task_names) if task_names else None
-    docs = airbench.load_items(root, track, names, ", ".join(names) if names else track)
+    docs = data.load_items(root, track, names, ", ".join(names) if names else track)
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
 
 
@@ -37,7 +37,7 @@ def load_chat(task_names=None, sample=False, **metadata):
 
 
 def foundation_prompt(doc):
-    return airbench.foundation_prompt(doc)
+    return data.foundation_prompt(doc)
 
 
 def chat_prompt(doc):
@@ -57,12 +57,12 @@ def doc_to_audio(doc):
 def process_foundation(doc, results):
     response = results[0]
     missing = bool(doc["audio_problem"])
-    gold = airbench.answer_letter(doc)
-    letter = None if missing else airbench.official_choice(response)
-    folder = airbench.folder_of(doc)
+    gold = data.answer_letter(doc)
+    letter = None if missing else data.official_choice(response)
+    folder = data.folder_of(doc)
     out = {
         "exact_match": float(letter == gold),
-        "format_followed": float(not missing and airbench.follows_answer_format(response)),
+        "format_followed": float(not missing and data.follows_answer_format(response)),
         "exact_match_rule_parsed": float(letter is not None),
         # None: left out of the official denominator. With the folder, for score_foundation.py's per-folder table.
         "exact_match_official": {"doc_id": doc["doc_id"], "folder": folder,
@@ -75,7 +75,7 @@ def process_foundation(doc, results):
             "uniq_id": doc["uniq_id"],
             "folder": folder,
             "question": doc["question"],
-            "choices": airbench.choices_of(doc),
+            "choices": data.choices_of(doc),
             "response": response,
             "answer": gold,
             "audio_missing": missing,
@@ -119,7 +119,7 @@ def _report_by_folder(metric: str, scores: list[tuple[str, float | None]]) -> No
     (``lm_eval_audio_data.airbench_folder_accuracy.<task>.<metric>``)."""
     state = run_state.current()
     by_task = state.data_notes.setdefault("airbench_folder_accuracy", {})
-    by_task.setdefault(state.task, {})[metric] = airbench.accuracy_by_folder(scores)
+    by_task.setdefault(state.task, {})[metric] = data.accuracy_by_folder(scores)
 
 
 def _official_accuracy(metric: str, scored: list[tuple[str, float | None]], none_scored) -> float:
@@ -146,7 +146,7 @@ def exact_match_official(items):
 
 def _aligned_letters(items):
     judged = [i for i in items if not i["audio_missing"]]
-    letters = airbench_judges.judge_choices(judged, task_judge.for_aggregation(), run_state.current().task)
+    letters = judges.judge_choices(judged, task_judge.for_aggregation(), run_state.current().task)
     return judged, letters
 
 
@@ -190,7 +190,7 @@ def gpt_align_judge_failures(items):
 def _chat_verdicts(items):
     """The judged items (audio present) and their verdicts, None where a pass failed."""
     judged = [i for i in items if not i["audio_missing"]]
-    return judged, airbench_judges.judge_chat(judged, task_judge.for_aggregation(), run_state.current().task)
+    return judged, judges.judge_chat(judged, task_judge.for_aggregation(), run_state.current().task)
 
 
 def _chat_mean(metric: str, items, value):

@@ -1,10 +1,10 @@
 """Hooks for the AudioBench tasks: data, prompts, per-item results and the metrics.
 
-Data and prompts live in ``lm_eval_audio.benchmarks.audiobench``, WER in ``lm_eval_audio.metrics.wer``,
+Data and prompts live in ``lm_eval_audio.tasks.data.data``, WER in ``lm_eval_audio.metrics.wer``,
 METEOR in ``lm_eval_audio.metrics.meteor`` and the judge in
-``lm_eval_audio.judges.audiobench_judges``; this file connects them to lm-eval.
+``lm_eval_audio.tasks.data.judges``; this file connects them to lm-eval.
 
-Every metric is computed per item, then combined (``lm_eval_audio.benchmarks.audiobench_scoring``:
+Every metric is computed per item, then combined (``lm_eval_audio.tasks.data.scoring``:
 long-form recordings rejoined, the spread across templates with ``prompt_mode=sweep``).
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio.benchmarks import audiobench, audiobench_scoring
-from lm_eval_audio.judges import audiobench_judges, task_judge
+from lm_eval_audio.judges import task_judge
+from lm_eval_audio.tasks.audiobench import data, judges, scoring
 from lm_eval_audio.metrics import meteor as meteor_metric
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
@@ -26,13 +26,13 @@ log = logging.getLogger("lm_eval.audio.audiobench")
 def load(dataset=None, **metadata):
     import datasets
 
-    return datasets.DatasetDict({"test": datasets.Dataset.from_list(audiobench.load_docs(dataset, metadata))})
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(data.load_docs(dataset, metadata))})
 
 
 def qwen2_asr_cleaned(resps, docs):
     """The ``qwen2_asr_cleaned`` filter: the toolkit's cleaning of Qwen2-Audio's ASR answers
-    (``audiobench_scoring.qwen2_asr_answer``); a failed request stays a counted failure."""
-    return [[r if is_failed(r) else audiobench_scoring.qwen2_asr_answer(r) for r in doc_resps] for doc_resps in resps]
+    (``scoring.qwen2_asr_answer``); a failed request stays a counted failure."""
+    return [[r if is_failed(r) else scoring.qwen2_asr_answer(r) for r in doc_resps] for doc_resps in resps]
 
 
 def doc_to_text(doc):
@@ -69,22 +69,22 @@ def process_asr(doc, results):
             "chunk_count": doc["chunk_count"]}
     out = {"wer": item, "audio_missing": float(item["audio_missing"])}
     if _sweeping(doc):
-        out.update({f"wer_template_{s}": item for s in audiobench_scoring.SPREAD})
+        out.update({f"wer_template_{s}": item for s in scoring.SPREAD})
     return out
 
 
 def process_judged(doc, results):
     item = {**_item(doc, results[0]), "question": doc["judge_question"],
-            "judge": audiobench.DATASETS[doc["dataset"]].judge}
+            "judge": data.DATASETS[doc["dataset"]].judge}
     out = {"audio_missing": float(item["audio_missing"])}
     if run_state.current().judge_configured:
         out.update(judge_score=item, judge_failures=item)
         if _sweeping(doc):
-            out.update({f"judge_score_template_{s}": item for s in audiobench_scoring.SPREAD})
-    if audiobench.DATASETS[doc["dataset"]].meteor:
+            out.update({f"judge_score_template_{s}": item for s in scoring.SPREAD})
+    if data.DATASETS[doc["dataset"]].meteor:
         out["meteor"] = item
         if _sweeping(doc):
-            out.update({f"meteor_template_{s}": item for s in audiobench_scoring.SPREAD})
+            out.update({f"meteor_template_{s}": item for s in scoring.SPREAD})
     return out
 
 
@@ -98,18 +98,18 @@ def _sweeping(doc) -> bool:
 
 def _ratings(items) -> list[tuple[int, float | None]]:
     """(template id, rating rescaled to 0-100 or None for a judge failure) per item."""
-    scored = audiobench_scoring.scored(items)
+    scored = scoring.scored(items)
     if not scored:
         return []
     kind = scored[0]["judge"]
-    ratings = audiobench_judges.judge_ratings(scored, task_judge.for_aggregation(), run_state.current().task, kind)
-    scale = audiobench_judges.KINDS[kind][2]
+    ratings = judges.judge_ratings(scored, task_judge.for_aggregation(), run_state.current().task, kind)
+    scale = judges.KINDS[kind][2]
     return [(i["template_id"], None if r is None else r * scale) for i, r in zip(scored, ratings)]
 
 
 def _meteor_values(items) -> list[tuple[int, float]]:
     return [(i["template_id"], meteor_metric.score(i["reference"], i["response"]))
-            for i in audiobench_scoring.scored(items)]
+            for i in scoring.scored(items)]
 
 
 def _mean_stderr(values) -> float | None:
@@ -121,11 +121,11 @@ def _mean_stderr(values) -> float | None:
 
 def wer(items):
     """Corpus WER (a fraction) over every scored recording."""
-    return audiobench_scoring.combine_wer(audiobench_scoring.wer_counts(items, report=True))
+    return scoring.combine_wer(scoring.wer_counts(items, report=True))
 
 
 def _report_items(metric: str, items, values) -> None:
-    scored = audiobench_scoring.scored(items)
+    scored = scoring.scored(items)
     run_state.current().report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(scored, values)])
 
 
@@ -137,7 +137,7 @@ def judge_score(items):
         log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
                   run_state.current().task, len(values))
     run_state.current().report_stderr("judge_score", _mean_stderr(values))
-    return audiobench_scoring.combine_mean(values)
+    return scoring.combine_mean(values)
 
 
 def judge_failures(items):
@@ -150,12 +150,12 @@ def meteor(items):
     values = _meteor_values(items)
     _report_items("meteor", items, values)
     run_state.current().report_stderr("meteor", _mean_stderr(values))
-    return audiobench_scoring.combine_mean(values)
+    return scoring.combine_mean(values)
 
 
-wer_template_mean, wer_template_min, wer_template_max, wer_template_std = audiobench_scoring.spread(
-    "wer", audiobench_scoring.wer_counts, audiobench_scoring.combine_wer)
+wer_template_mean, wer_template_min, wer_template_max, wer_template_std = scoring.spread(
+    "wer", scoring.wer_counts, scoring.combine_wer)
 (judge_score_template_mean, judge_score_template_min, judge_score_template_max,
- judge_score_template_std) = audiobench_scoring.spread("judge_score", _ratings, audiobench_scoring.combine_mean)
-meteor_template_mean, meteor_template_min, meteor_template_max, meteor_template_std = audiobench_scoring.spread(
-    "meteor", _meteor_values, audiobench_scoring.combine_mean)
+ judge_score_template_std) = scoring.spread("judge_score", _ratings, scoring.combine_mean)
+meteor_template_mean, meteor_template_min, meteor_template_max, meteor_template_std = scoring.spread(
+    "meteor", _meteor_values, scoring.combine_mean)

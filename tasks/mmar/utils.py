@@ -1,23 +1,24 @@
-"""Hooks for the MMAR tasks: data (``lm_eval_audio.benchmarks.mmau``, which reads MMAU's and MMAR's layouts),
+"""Hooks for the MMAR tasks: data (``data``: MMAR's layout, read by ``lm_eval_audio.benchmarks.choice_layout``),
 the paper's prompt and both scorings (``lm_eval_audio.judges.choice_scoring``)."""
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import mmau
-from lm_eval_audio.benchmarks.choice_matching import mcq_prompt
+from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
+from lm_eval_audio.metrics.choice_matching import mcq_prompt
 from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the YAMLs)
     glitters_acc,
     glitters_judge_failures,
     official_acc,
     process_mcq,
 )
+from lm_eval_audio.tasks.mmar.data import LAYOUT
 
 
 def load(where=None, sample=False, **metadata):
-    root = mmau.sample_root(mmau.MMAR) if sample else mmau.data_root(mmau.MMAR, metadata)
+    root = choice_layout.sample_root(LAYOUT) if sample else choice_layout.data_root(LAYOUT, metadata)
     where = dict(where or {})
-    return mmau.dataset(mmau.load_items(mmau.MMAR, root, where, mmau.label(mmau.MMAR, where)))
+    return choice_layout.dataset(choice_layout.load_items(LAYOUT, root, where, choice_layout.label(LAYOUT, where)))
 
 
 def prompt(doc):
@@ -25,4 +26,4 @@ def prompt(doc):
 
 
 def doc_to_audio(doc):
-    return mmau.doc_to_audio(doc)
+    return choice_layout.doc_to_audio(doc)

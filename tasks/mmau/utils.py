@@ -1,24 +1,26 @@
-"""Hooks for the MMAU tasks: data (``lm_eval_audio.benchmarks.mmau``), the paper's prompt and both scorings
-(``lm_eval_audio.judges.choice_scoring``); this file only connects them to lm-eval's task fields."""
+"""Hooks for the MMAU tasks: data (``data``: MMAU's layouts, read by ``lm_eval_audio.benchmarks.choice_layout``),
+the paper's prompt and both scorings (``lm_eval_audio.judges.choice_scoring``); this file only connects them to
+lm-eval's task fields."""
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import mmau, submissions
-from lm_eval_audio.benchmarks.choice_matching import mcq_prompt
+from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
+from lm_eval_audio.metrics.choice_matching import mcq_prompt
 from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the YAMLs)
     glitters_acc,
     glitters_judge_failures,
     official_acc,
     process_mcq,
 )
+from lm_eval_audio.tasks.mmau import data, submissions
 
 
 def load(split="test-mini", where=None, sample=False, **metadata):
-    layout = mmau.MMAU_TEST if split == "test" else mmau.MMAU_TEST_MINI
-    root = mmau.sample_root(layout) if sample else mmau.data_root(layout, metadata)
+    layout = data.TEST if split == "test" else data.TEST_MINI
+    root = choice_layout.sample_root(layout) if sample else choice_layout.data_root(layout, metadata)
     where = dict(where or {})
-    return mmau.dataset(mmau.load_items(layout, root, where, mmau.label(layout, where)))
+    return choice_layout.dataset(choice_layout.load_items(layout, root, where, choice_layout.label(layout, where)))
 
 
 def prompt(doc):
@@ -26,7 +28,7 @@ def prompt(doc):
 
 
 def doc_to_audio(doc):
-    return mmau.doc_to_audio(doc)
+    return choice_layout.doc_to_audio(doc)
 
 
 def process_prediction(doc, results):

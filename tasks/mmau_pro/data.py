@@ -23,8 +23,8 @@ import logging
 from collections import Counter
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import mmau
-from lm_eval_audio.benchmarks.mmau import Layout, MMAUDataError, TaskDataAbsent
+from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks.choice_layout import Layout, LayoutDataError, TaskDataAbsent
 from lm_eval_audio.storage import run_state
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -40,21 +40,23 @@ LAYOUT = Layout(
     "Download test.parquet and data.zip from huggingface.co/datasets/gamma-lab-umd/MMAU-Pro and unzip data.zip beside "
     "the parquet (data/<name>.wav).",
     "mmau_pro_sample",
+    str(Path(__file__).resolve().parent),
 )
 META_FILE = LAYOUT.meta_files[0]
 OPEN_PROMPT_CLOSING = "Provide a detailed answer:"  # arXiv 2604.24401, scripts/mmau_pro/utils.py
+CLOSED_PROMPT_CLOSING = "Answer with the correct option text (you may include the letter)."  # the same file
 
 
 def sample_root() -> Path:
-    return mmau.sample_root(LAYOUT)
+    return choice_layout.sample_root(LAYOUT)
 
 
 def data_root(metadata: dict) -> Path:
-    return mmau.data_root(LAYOUT, metadata)
+    return choice_layout.data_root(LAYOUT, metadata)
 
 
 def check_snapshot(metadata: dict) -> None:
-    mmau.check_snapshot(LAYOUT, metadata)
+    choice_layout.check_snapshot(LAYOUT, metadata)
 
 
 @functools.lru_cache(maxsize=2)
@@ -64,11 +66,11 @@ def _read(path: str, mtime_ns: int) -> tuple:
     try:
         return tuple(pq.read_table(path).to_pylist())
     except Exception as e:  # pyarrow raises several kinds for a damaged file
-        raise MMAUDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
+        raise LayoutDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
 
 
 def read_rows(root: Path) -> tuple:
-    path = mmau.meta_path(LAYOUT, root)
+    path = choice_layout.meta_path(LAYOUT, root)
     return _read(str(path), path.stat().st_mtime_ns)
 
 
@@ -84,7 +86,7 @@ def _kwargs(value) -> dict:
         try:
             value = json.loads(value) if value.strip() else {}
         except json.JSONDecodeError:
-            raise MMAUDataError(f"kwargs {value!r} is not JSON") from None
+            raise LayoutDataError(f"kwargs {value!r} is not JSON") from None
     return {k: v for k, v in (value or {}).items() if v is not None}
 
 
@@ -93,10 +95,10 @@ def _clips(row: dict) -> list[str]:
     if isinstance(paths, str):
         paths = [paths]
     if not isinstance(paths, list) or not paths or not all(isinstance(p, str) and p for p in paths):
-        raise MMAUDataError(f"audio_path must be a non-empty list of paths, got {paths!r}")
+        raise LayoutDataError(f"audio_path must be a non-empty list of paths, got {paths!r}")
     for path in paths:
         if leaves_folder(path):
-            raise MMAUDataError(f"audio_path {path!r} leads outside the snapshot folder: refused")
+            raise LayoutDataError(f"audio_path {path!r} leads outside the snapshot folder: refused")
     return paths
 
 
@@ -107,7 +109,7 @@ def _problem(row: dict) -> str | None:
     try:
         _clips(row)
         _kwargs(row.get("kwargs"))
-    except MMAUDataError as e:
+    except LayoutDataError as e:
         return str(e)
     kind = kind_of(row["category"])
     choices = row.get("choices")
@@ -124,7 +126,7 @@ def _problem(row: dict) -> str | None:
 def clips_setting(metadata: dict) -> str:
     value = str(metadata.get("mmau_pro_clips", "all")).lower()
     if value not in CLIPS:
-        raise MMAUDataError(f"mmau_pro_clips {value!r}: give all (every clip of a row, the default) or first "
+        raise LayoutDataError(f"mmau_pro_clips {value!r}: give all (every clip of a row, the default) or first "
                             "(the first clip only, as arXiv 2604.24401 did)")
     return value
 
@@ -194,10 +196,10 @@ def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "
 def prompt(doc: dict) -> str:
     """arXiv 2604.24401's prompts (MMAU-Pro publishes none): closed questions with their options, open ones
     asking for a detailed answer, instruction-following ones as the bare question."""
-    from lm_eval_audio.benchmarks.choice_matching import MMAU_PRO_CLOSING, mcq_prompt
+    from lm_eval_audio.metrics.choice_matching import mcq_prompt
 
     if doc["kind"] == "closed":
-        return mcq_prompt(doc["question"], doc["choices"], MMAU_PRO_CLOSING)
+        return mcq_prompt(doc["question"], doc["choices"], CLOSED_PROMPT_CLOSING)
     if doc["kind"] == OPEN:
         return f"{doc['question']}\n\n{OPEN_PROMPT_CLOSING}"
     return doc["question"]

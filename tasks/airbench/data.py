@@ -25,12 +25,11 @@ from pathlib import Path
 
 from lm_eval_audio.storage import jsonl, run_state
 from lm_eval_audio.storage.data_paths import audio_file_problem
+# The ``dataset_name`` of every item of the bundled sample (make_sample.py): whatever reports on it says so.
+from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET  # noqa: F401
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
-# The ``dataset_name`` of every item of the bundled sample (scripts/make_airbench_sample.py): synthetic clips in
-# AIR-Bench's layout, never AIR-Bench data; whatever reports on them says so.
-SYNTHETIC_SAMPLE_DATASET = "lm_eval_audio_synthetic"
 
 FOUNDATION_CATEGORIES = {
     "speech": [
@@ -88,9 +87,7 @@ class TaskDataAbsent(AirBenchDataError):
 
 def sample_root() -> Path:
     """The bundled synthetic stand-in (``airbench_sample``), in the official layout."""
-    from lm_eval_audio import tasks
-
-    return Path(tasks.folder()) / "airbench" / "sample_data"
+    return Path(__file__).resolve().parent / "sample_data"
 
 
 def data_root(metadata: dict) -> Path:

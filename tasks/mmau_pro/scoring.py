@@ -1,13 +1,13 @@
 """MMAU-Pro's scores per question kind, as ``evaluate_mmau_pro_comprehensive.py`` (sonalkum/MMAUPro@960e93a4)
 computes them, and its overall number.
 
-* closed: ``official_acc``, the embedding match (``lm_eval_audio.metrics.embedding_match``), plus the paper's
+* closed: ``official_acc``, the embedding match (``lm_eval_audio.tasks.mmau_pro.embedding_match``), plus the paper's
   ``glitters_acc`` (``lm_eval_audio.judges.choice_scoring``);
-* ``open``: the judge's five 1-5 scores (``lm_eval_audio.judges.mmau_pro_judges``): ``judge_overall`` (the
+* ``open``: the judge's five 1-5 scores (``lm_eval_audio.tasks.mmau_pro.judges``): ``judge_overall`` (the
   script's avg_overall), ``judge_correctness``, ``good_response_rate`` (overall >= 4) and
   ``poor_response_rate`` (<= 2);
 * ``instruction following``: ``instructions_followed``, the success rate of the rule checks
-  (``lm_eval_audio.benchmarks.mmau_pro_instructions``).
+  (``lm_eval_audio.tasks.mmau_pro.instructions``).
 
 Every kind also reports ``performance_score``, the script's per-category number: the accuracy, avg_overall / 5,
 or the success rate. The ``mmau_pro`` group averages it weighted by each category's size: the script's "Overall
@@ -25,9 +25,8 @@ import hashlib
 import json
 import logging
 
-from lm_eval_audio.benchmarks import mmau_pro_instructions
-from lm_eval_audio.judges import choice_scoring, mmau_pro_judges, task_judge
-from lm_eval_audio.metrics import embedding_match
+from lm_eval_audio.judges import choice_scoring, task_judge
+from lm_eval_audio.tasks.mmau_pro import embedding_match, instructions, judges
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.storage import run_state
 
@@ -58,9 +57,9 @@ def process_instructions(doc: dict, results: list) -> dict:
     missing = bool(doc["audio_problem"])
     try:
         # The script checks str(response); a missing clip has no response and fails.
-        score = 0.0 if missing else float(mmau_pro_instructions.follows(
+        score = 0.0 if missing else float(instructions.follows(
             results[0], doc["task_identifier"], json.loads(doc["kwargs"]), doc["question"]))
-    except mmau_pro_instructions.SentenceModelMissing:
+    except instructions.SentenceModelMissing:
         score = None
     item = {"doc_id": doc["doc_id"], "score": score, "task_identifier": doc["task_identifier"]}
     return {"instructions_followed": item, "performance_score": item, "instructions_unchecked": float(score is None),
@@ -113,7 +112,7 @@ def closed_performance(items: list[dict]) -> float:
 
 def _open_verdicts(items: list[dict]) -> tuple[list[dict], list[dict | None]]:
     judged = [i for i in items if not i["audio_missing"]]
-    return judged, mmau_pro_judges.judge_open(judged, task_judge.for_aggregation(), run_state.current().task)
+    return judged, judges.judge_open(judged, task_judge.for_aggregation(), run_state.current().task)
 
 
 def _open_mean(metric: str, items: list[dict], value) -> float:
@@ -163,10 +162,10 @@ def _instruction_rate(metric: str, items: list[dict]) -> float:
     if unchecked and ("punkt", state.task) not in state.warned:
         state.warned.add(("punkt", state.task))
         state.note("unscored_items", f"{state.task}/instructions", f"{unchecked} sentence-count checks: "
-                   + mmau_pro_instructions.HOW_TO_GET_PUNKT)
+                   + instructions.HOW_TO_GET_PUNKT)
         log.warning("%s: %d instruction check(s) count sentences, which needs nltk's punkt_tab model, absent here: "
                     "left out of %s and counted in instructions_unchecked; %s", state.task, unchecked, metric,
-                    mmau_pro_instructions.HOW_TO_GET_PUNKT)
+                    instructions.HOW_TO_GET_PUNKT)
     if not scores:
         return float("nan")
     state.report_stderr(metric, mean_stderr(scores))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.storage import run_state
-from lm_eval_audio.benchmarks.audiobench_templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
+from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 

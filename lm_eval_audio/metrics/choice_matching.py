@@ -45,8 +45,8 @@ def official_string_match(answer: str, prediction: str, choices: list[str]) -> b
 
 # --- the paper's extraction ------------------------------------------------------------------
 
+# The paper's closing line for MMAU and MMAR (MMAU-Pro's folder passes its own).
 MMAU_CLOSING = "Answer with the full option text (you may include the letter)."
-MMAU_PRO_CLOSING = "Answer with the correct option text (you may include the letter)."
 
 
 def letters(n: int) -> list[str]:

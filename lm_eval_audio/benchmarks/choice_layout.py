@@ -1,17 +1,9 @@
-"""MMAU, MMAR and MMAU-Pro data in their official layouts, and the groups each benchmark reports.
+"""Multiple-choice benchmarks published as one metadata file (a JSON list, JSON lines or parquet) beside their
+clips: the reading their folders share (``tasks/mmau``, ``tasks/mmar``; ``tasks/mmau_pro`` reads its own rows).
 
-* **MMAU** (Sakshi113/MMAU): ``mmau-test-mini.json`` (1,000 items) and ``mmau-test.json`` (9,000, answers
-  withheld), JSON lists with ``id, audio_id, question, choices, answer, dataset, task, split, category,
-  sub-category, difficulty``; ``audio_id`` is the clip's path relative to the JSON's folder
-  (``./test-mini-audios/<id>.wav``). ``category`` is a string or, 13 times in test-mini, a one-element list.
-  ``evaluation.py`` reports accuracy per ``task`` (sound, music, speech), per ``difficulty`` and per
-  ``sub-category``.
-* **MMAR** (ddlBoJack/MMAR): ``MMAR-meta.jsonl`` (GitHub since 2026-02-16, with ``thinking``, ``cue`` and
-  ``rubric``) or ``MMAR-meta.json`` (the JSON list on HF ``BoJack/MMAR``, where 6 answers are none of their
-  choices), 1,000 items with ``id, audio_path, question, choices, answer, modality, category, sub-category``;
-  ``audio_path`` is ``./audio/<id>.wav`` relative to the metadata's folder. ``code/evaluation.py`` reports
-  accuracy per ``modality`` (7 mixes), per ``category`` (4 layers) and per ``sub-category``.
-* **MMAU-Pro** (``lm_eval_audio.benchmarks.mmau_pro``): ``test.parquet`` and ``data/`` from ``data.zip``.
+Each folder declares its :class:`Layout`: the metadata file(s), the field holding each clip's path (relative to
+the metadata's folder), the grouping fields its official script reports accuracy by, and where to download it.
+An item's ``category`` may be a one-element list (MMAU writes it so 13 times in test-mini): it is read as a string.
 
 A clip that is missing or empty leaves its item in, flagged: the model is not run on it, it is counted
 (``audio_missing``) and scored wrong, as AIR-Bench's items are. An item that cannot be evaluated at all (a
@@ -31,14 +23,14 @@ from pathlib import Path
 from lm_eval_audio.storage import jsonl, run_state
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
-log = logging.getLogger("lm_eval.audio.mmau")
+log = logging.getLogger("lm_eval.audio.data")
 
 
-class MMAUDataError(ValueError):
+class LayoutDataError(ValueError):
     """A snapshot or item that cannot be used; the message names it and says how to fix it."""
 
 
-class TaskDataAbsent(MMAUDataError):
+class TaskDataAbsent(LayoutDataError):
     """The snapshot has no item of this task: inside a group the task is left out with a warning."""
 
     skippable_in_group = True
@@ -55,7 +47,8 @@ class Layout:
     audio_key: str
     groups: dict  # field -> its values, in the official script's order
     download: str
-    sample: str  # the bundled synthetic sample: its folder under tasks/ and the name of its group
+    sample: str  # the name of the bundled synthetic sample's group
+    folder: str  # the benchmark's folder, which holds the sample in sample_data/
     answers_withheld: bool = False
 
     def help(self) -> str:
@@ -65,44 +58,20 @@ class Layout:
                 f"`{self.sample}` group.")
 
 
-MMAU_GROUPS = {"task": ("sound", "music", "speech"), "difficulty": ("easy", "hard", "medium")}
-_MMAU_DOWNLOAD = ("Download mmau-test-mini.json (and mmau-test.json) from github.com/Sakshi113/MMAU and their audio "
-                  "(test-mini-audios/, test-audios/) beside them, as the MMAU README says.")
-MMAU_TEST_MINI = Layout("MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test-mini.json",), "audio_id",
-                        MMAU_GROUPS, _MMAU_DOWNLOAD, "mmau_sample")
-MMAU_TEST = Layout("MMAU test", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test.json",), "audio_id", MMAU_GROUPS,
-                   _MMAU_DOWNLOAD, "mmau_sample", answers_withheld=True)
-MMAR = Layout(
-    "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", ("MMAR-meta.jsonl", "MMAR-meta.json"), "audio_path",
-    {"modality": ("sound", "music", "speech", "mix-sound-music", "mix-sound-speech", "mix-music-speech",
-                  "mix-sound-music-speech"),
-     "category": ("Signal Layer", "Perception Layer", "Semantic Layer", "Cultural Layer")},
-    "Download MMAR-meta.json and mmar-audio.tar.gz from huggingface.co/datasets/BoJack/MMAR (or MMAR-meta.jsonl from "
-    "github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
-    "mmar_sample",
-)
-LAYOUTS = {"mmau_test_mini": MMAU_TEST_MINI, "mmau_test": MMAU_TEST, "mmar": MMAR}
 _REQUIRED = ("id", "question", "choices", "answer")
 
-# The ``dataset`` (MMAU) / ``source`` (MMAR) of every item of the bundled samples: synthetic clips in the
-# official layouts (scripts/make_mmau_samples.py), never benchmark data.
-SYNTHETIC_SAMPLE_DATASET = "lm_eval_audio_synthetic"
-
-
 def sample_root(layout: Layout) -> Path:
-    """The bundled synthetic stand-in, in the official layout: ``tasks/<benchmark>/sample_data``."""
-    from lm_eval_audio import tasks
-
-    return Path(tasks.folder()) / layout.sample.removesuffix("_sample") / "sample_data"
+    """The bundled synthetic stand-in, in the official layout: ``sample_data`` in the benchmark's folder."""
+    return Path(layout.folder) / "sample_data"
 
 
 def data_root(layout: Layout, metadata: dict) -> Path:
     raw = metadata.get(layout.metadata_key) or os.environ.get(layout.env)
     if not raw:
-        raise MMAUDataError(f"{layout.name} tasks need the dataset, and no location is set. " + layout.help())
+        raise LayoutDataError(f"{layout.name} tasks need the dataset, and no location is set. " + layout.help())
     root = Path(raw).expanduser()
     if not root.is_dir():
-        raise MMAUDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
+        raise LayoutDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
     return root
 
 
@@ -110,7 +79,7 @@ def meta_path(layout: Layout, root: Path) -> Path:
     for name in layout.meta_files:
         if (root / name).is_file():
             return root / name
-    raise MMAUDataError(f"{root} holds no {' or '.join(layout.meta_files)}: it is not a snapshot of {layout.name}. "
+    raise LayoutDataError(f"{root} holds no {' or '.join(layout.meta_files)}: it is not a snapshot of {layout.name}. "
                         + layout.help())
 
 
@@ -122,8 +91,8 @@ def check_snapshot(layout: Layout, metadata: dict) -> None:
 @functools.lru_cache(maxsize=8)
 def _read(path: str, mtime_ns: int) -> tuple:
     if path.endswith(".jsonl"):
-        return tuple(item for _, item in jsonl.records(path, MMAUDataError, "; download the file again"))
-    return jsonl.json_list(path, MMAUDataError)
+        return tuple(item for _, item in jsonl.records(path, LayoutDataError, "; download the file again"))
+    return jsonl.json_list(path, LayoutDataError)
 
 
 def read_items(path: Path) -> tuple:
@@ -131,7 +100,7 @@ def read_items(path: Path) -> tuple:
 
 
 def _one(value):
-    """``category`` as a string: MMAU writes it as a one-element list 13 times in test-mini."""
+    """``category`` as a string where the metadata writes it as a one-element list."""
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return value

@@ -1,0 +1,190 @@
+"""The benchmarks the plugin knows, found by their folders: shared code asks here, and never names a benchmark.
+
+A benchmark is a folder of YAML tasks (``tasks/<benchmark>/``) holding a ``benchmark.py`` whose ``BENCHMARK``
+declares what shared code needs to know of it: how to check its data before the model loads, which of its
+metrics are counts or rates, the score ``diagnose`` and ``report`` read first, what counts as "right" for its
+graded scores, and the report tables laid out as its paper's. A task belongs to the benchmark whose folder holds
+its YAML file (lm-eval's own task index says which file that is). The folders are looked for in the plugin's
+``tasks/`` and in every ``--include_path``, so a benchmark added in a folder of one's own is found as one of ours
+is: adding a benchmark is adding its folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+DECLARATION = "benchmark.py"
+# Every count and rate metric shared code writes for any task (the models' failed requests, the clips a loader
+# could not find): a benchmark's own are declared in its folder.
+SHARED_COUNT_METRICS = ("audio_missing", "failed_items")
+# What a task of no benchmark (spoken_digits, a user's own YAML) is read by, after its benchmark's headline.
+GENERIC_HEADLINE_METRICS = ("acc", "exact_match")
+
+
+@dataclass(frozen=True, eq=False)  # one object per folder (load is cached): compared and hashed by identity
+class Benchmark:
+    """What one benchmark folder declares (its ``benchmark.py``'s ``BENCHMARK``)."""
+
+    name: str  # as its paper writes it: "AIR-Bench"
+    # Called before the model loads with the run's tasks of this benchmark and --metadata; raises the
+    # benchmark's data error (naming the folder or variable to set) where the data is not there.
+    check_data: Callable[[list[str], dict], None] | None = None
+    count_metrics: tuple[str, ...] = ()  # metrics that count items: printed apart from the scores, as integers
+    rate_metrics: dict[str, str] = field(default_factory=dict)  # metric -> what its rate is ("parse rate")
+    headline_metrics: tuple[str, ...] = ()  # the score diagnose and report read a task by, first found wins
+    thresholds: dict[str, float] = field(default_factory=dict)  # graded score -> the least that counts as right
+    judge_metrics: tuple[str, ...] = ()  # metrics whose value is an LLM judge's verdict
+    without_judge: str = ""  # what its tasks report when no judge is configured, said in the run's warning
+    report: str | None = None  # the module (dotted name) with the report tables laid out as the paper's
+    folder: Path | None = None  # set when the folder is found
+
+    @property
+    def key(self) -> str:
+        """The folder's name ("airbench"): the benchmark's key in report.json."""
+        return self.folder.name if self.folder else self.name
+
+    def report_module(self):
+        return importlib.import_module(self.report) if self.report else None
+
+
+def our_folder() -> Path:
+    from lm_eval_audio import tasks
+
+    return Path(tasks.folder())
+
+
+def search_path(include_paths=()) -> list[Path]:
+    """Where task folders are looked for: ours, then the user's --include_path folders."""
+    if isinstance(include_paths, (str, os.PathLike)):
+        include_paths = [p for p in str(include_paths).split(",") if p]
+    return [our_folder(), *(Path(p).expanduser().resolve() for p in include_paths or ())]
+
+
+def _module_name(path: Path) -> str:
+    ours = our_folder()
+    if path.is_relative_to(ours):
+        return ".".join(["lm_eval_audio.tasks", *path.relative_to(ours).with_suffix("").parts])
+    return "lm_eval_audio_benchmark_" + str(abs(hash(str(path))))
+
+
+@functools.lru_cache(maxsize=None)
+def load(path: str) -> Benchmark:
+    """The declaration in ``path`` (a folder's ``benchmark.py``), with its folder set."""
+    file = Path(path)
+    name = _module_name(file)
+    if name.startswith("lm_eval_audio.tasks."):
+        module = importlib.import_module(name)
+    else:  # a folder on the user's --include_path: imported as lm-eval imports its utils.py
+        spec = importlib.util.spec_from_file_location(name, file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    declared = getattr(module, "BENCHMARK", None)
+    if not isinstance(declared, Benchmark):
+        raise TypeError(f"{file} declares no BENCHMARK = Benchmark(...): every benchmark folder's {DECLARATION} "
+                        "must (docs/ARCHITECTURE.md, 'Where new work goes')")
+    return replace(declared, folder=file.parent)
+
+
+def all_benchmarks(include_paths=()) -> list[Benchmark]:
+    """Every benchmark on the search path, ours first, each folder in name order."""
+    found = []
+    for root in search_path(include_paths):
+        if root.is_dir():
+            found += [load(str(p)) for p in sorted(root.glob(f"*/{DECLARATION}"))]
+    return found
+
+
+def _task_files(include_paths=()) -> dict[str, Path]:
+    """Task, group and tag name -> the YAML file defining it, as lm-eval's index finds them (later paths win)."""
+    return _index(tuple(str(p) for p in search_path(include_paths)))
+
+
+@functools.lru_cache(maxsize=8)
+def _index(roots: tuple[str, ...]) -> dict[str, Path]:
+    from lm_eval.tasks._index import TaskIndex
+
+    return {name: entry.yaml_path for name, entry in TaskIndex.build([Path(r) for r in roots]).items()
+            if entry.yaml_path is not None}
+
+
+def of_task(task: str, include_paths=()) -> Benchmark | None:
+    """The benchmark whose folder defines ``task`` (a task, group or tag name), or None."""
+    path = _task_files(include_paths).get(task)
+    roots = search_path(include_paths)
+    while path is not None and path.parent != path:
+        path = path.parent
+        if (path / DECLARATION).is_file():
+            return load(str(path / DECLARATION))
+        if path in roots:
+            return None
+    return None
+
+
+def by_benchmark(tasks: list[str], include_paths=()) -> dict[Benchmark, list[str]]:
+    """The tasks named in a run, by the benchmark each belongs to (tasks of none left out)."""
+    out: dict[Benchmark, list[str]] = {}
+    for task in tasks:
+        benchmark = of_task(task, include_paths)
+        if benchmark is not None:
+            out.setdefault(benchmark, []).append(task)
+    return out
+
+
+def count_metrics() -> tuple[str, ...]:
+    """Every count metric: the shared ones, then each benchmark's, in the benchmarks' order, once each."""
+    names = list(SHARED_COUNT_METRICS)
+    for benchmark in all_benchmarks():
+        names += [m for m in benchmark.count_metrics if m not in names]
+    return tuple(names)
+
+
+def rate_metrics() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for benchmark in all_benchmarks():
+        out.update(benchmark.rate_metrics)
+    return out
+
+
+def headline_metrics(task: str | None) -> tuple[str, ...]:
+    """The metrics a task is read by, first found wins: its benchmark's, then the generic ones. A task of no
+    known folder (a results file's task renamed since, or a user's own) is read by every benchmark's."""
+    benchmark = of_task(task) if task else None
+    if benchmark is None:
+        return all_headline_metrics()
+    own = benchmark.headline_metrics
+    return (*own, *(m for m in GENERIC_HEADLINE_METRICS if m not in own))
+
+
+def all_headline_metrics() -> tuple[str, ...]:
+    """Every benchmark's headline metrics, once each (what ``--metric`` chooses from by default)."""
+    names: list[str] = []
+    for benchmark in all_benchmarks():
+        names += [m for m in benchmark.headline_metrics if m not in names]
+    return (*names, *(m for m in GENERIC_HEADLINE_METRICS if m not in names))
+
+
+def threshold(task: str | None, metric: str) -> float | None:
+    """The least value of a graded score that counts as right for ``task``, or None where its benchmark gives none."""
+    benchmark = of_task(task) if task else None
+    return benchmark.thresholds.get(metric) if benchmark else None
+
+
+def all_thresholds() -> dict[str, float]:
+    out: dict[str, float] = {}
+    for benchmark in all_benchmarks():
+        out.update(benchmark.thresholds)
+    return out
+
+
+def judge_metrics() -> tuple[str, ...]:
+    """Every metric any benchmark declares as an LLM judge's verdict."""
+    names: list[str] = []
+    for benchmark in all_benchmarks():
+        names += [m for m in benchmark.judge_metrics if m not in names]
+    return tuple(names)

@@ -1,0 +1,27 @@
+"""AudioBench (arXiv 2406.16020, AudioLLMs/AudioBench): what shared code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+
+
+def check_data(tasks: list[str], metadata: dict) -> None:
+    """Each dataset the run names is in the data root (a group needs the root itself)."""
+    from lm_eval_audio.tasks.audiobench import data
+
+    for task in tasks:
+        name = task.removeprefix("audiobench_")
+        if name in data.DATASETS:
+            data.data_root(metadata, data.DATASETS[name])
+        else:
+            data.data_root(metadata)
+
+
+BENCHMARK = Benchmark(
+    name="AudioBench",
+    check_data=check_data,
+    count_metrics=("judge_failures",),
+    without_judge="AudioBench captioning: meteor, without judge_score",
+    judge_metrics=("judge_score",),
+    headline_metrics=("judge_score", "meteor"),
+    # "Right" for a judged answer: rubric 3 of 5 and above (x20; the binary judges give 0 or 100); METEOR half
+    thresholds={"judge_score": 60.0, "meteor": 0.5},
+)

@@ -1,0 +1,26 @@
+"""MMAR's data in its official layout (ddlBoJack/MMAR), read by the shared multiple-choice loader
+(``lm_eval_audio.benchmarks.choice_layout``).
+
+``MMAR-meta.jsonl`` (GitHub since 2026-02-16, with ``thinking``, ``cue`` and ``rubric``) or ``MMAR-meta.json``
+(the JSON list on HF ``BoJack/MMAR``, where 6 answers are none of their choices), 1,000 items with ``id,
+audio_path, question, choices, answer, modality, category, sub-category``; ``audio_path`` is ``./audio/<id>.wav``
+relative to the metadata's folder. ``code/evaluation.py`` reports accuracy per ``modality`` (7 mixes), per
+``category`` (4 layers) and per ``sub-category``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lm_eval_audio.benchmarks.choice_layout import Layout
+
+LAYOUT = Layout(
+    "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", ("MMAR-meta.jsonl", "MMAR-meta.json"), "audio_path",
+    {"modality": ("sound", "music", "speech", "mix-sound-music", "mix-sound-speech", "mix-music-speech",
+                  "mix-sound-music-speech"),
+     "category": ("Signal Layer", "Perception Layer", "Semantic Layer", "Cultural Layer")},
+    "Download MMAR-meta.json and mmar-audio.tar.gz from huggingface.co/datasets/BoJack/MMAR (or MMAR-meta.jsonl from "
+    "github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
+    "mmar_sample",
+    str(Path(__file__).resolve().parent),
+)

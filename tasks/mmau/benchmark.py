@@ -1,0 +1,24 @@
+"""MMAU (arXiv 2410.19168, Sakshi113/MMAU): what shared code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.judges.choice_scoring import COUNT_METRICS, HEADLINE_METRICS, JUDGE_METRICS, RATE_METRICS
+
+
+def check_data(tasks: list[str], metadata: dict) -> None:
+    """The folder is set, exists and holds the split's JSON (the synthetic sample needs none)."""
+    if any("_sample" not in t for t in tasks):
+        from lm_eval_audio.benchmarks.choice_layout import check_snapshot
+        from lm_eval_audio.tasks.mmau import data
+
+        check_snapshot(data.TEST if "mmau_test" in tasks else data.TEST_MINI, metadata)
+
+
+BENCHMARK = Benchmark(
+    name="MMAU",
+    check_data=check_data,
+    count_metrics=(*COUNT_METRICS, "unanswered", "predictions_written"),
+    rate_metrics=RATE_METRICS,
+    without_judge="MMAU: official_acc and pattern_acc, without glitters_acc",
+    judge_metrics=JUDGE_METRICS,
+    headline_metrics=HEADLINE_METRICS,
+)
