@@ -224,6 +224,10 @@ def test_wheel_contains_hook_tasks_and_wrappers(tmp_path):
     for name in (
         "lm_eval_audio/harness/startup.py",
         "lm_eval_audio/harness/patches.py",
+        "lm_eval_audio/harness/task_patches.py",
+        "lm_eval_audio/tasks/airbench/benchmark.py",
+        "lm_eval_audio/tasks/mmau_pro/scoring.py",
+        "lm_eval_audio/benchmarks/registry.py",
         "lm_eval_audio/harness/targets.py",
         "lm_eval_audio/storage/run_state.py",
         "lm_eval_audio/model_wrappers/hf_audio.py",

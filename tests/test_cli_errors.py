@@ -41,7 +41,7 @@ def test_an_audio_task_on_a_text_model_names_the_audio_models():
 
 def test_a_bug_keeps_its_traceback(monkeypatch):
     """Only errors a user can fix become one line: anything else is lm-eval's or a bug, and shows where."""
-    from lm_eval_audio.harness.patches import user_error_message
+    from lm_eval_audio.harness.cli_patches import user_error_message
 
     assert user_error_message(KeyError("some_key")) is None
     assert user_error_message(ZeroDivisionError("division by zero")) is None

@@ -96,7 +96,7 @@ def test_a_changed_target_disables_the_plugin_and_lm_eval_keeps_working():
 def test_a_task_of_ours_with_the_name_of_one_of_lm_evals_stops(tmp_path, monkeypatch):
     import lm_eval.tasks.manager as manager
 
-    from lm_eval_audio.harness.patches import TaskNameClash
+    from lm_eval_audio.harness.task_patches import TaskNameClash
 
     builtin = tmp_path / "lm_eval_tasks"
     builtin.mkdir()

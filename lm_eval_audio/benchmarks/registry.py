@@ -70,7 +70,7 @@ def _module_name(path: Path) -> str:
     ours = our_folder()
     if path.is_relative_to(ours):
         return ".".join(["lm_eval_audio.tasks", *path.relative_to(ours).with_suffix("").parts])
-    return "lm_eval_audio_benchmark_" + str(abs(hash(str(path))))
+    return "lm_eval_audio_user_folder_" + str(abs(hash(str(path))))
 
 
 @functools.lru_cache(maxsize=None)

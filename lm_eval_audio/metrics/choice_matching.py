@@ -45,15 +45,15 @@ def official_string_match(answer: str, prediction: str, choices: list[str]) -> b
 
 # --- the paper's extraction ------------------------------------------------------------------
 
-# The paper's closing line for MMAU and MMAR (MMAU-Pro's folder passes its own).
-MMAU_CLOSING = "Answer with the full option text (you may include the letter)."
+# The paper's closing line of its multiple-choice prompt (a folder may pass its own, as MMAU-Pro's does).
+PAPER_CLOSING = "Answer with the full option text (you may include the letter)."
 
 
 def letters(n: int) -> list[str]:
     return [chr(65 + i) for i in range(n)]
 
 
-def mcq_prompt(question: str, choices: list[str], closing: str = MMAU_CLOSING) -> str:
+def mcq_prompt(question: str, choices: list[str], closing: str = PAPER_CLOSING) -> str:
     """The paper's prompt: the question, its options as ``A: <text>``, and the closing line."""
     options = "\n".join(f"{letter}: {choice}" for letter, choice in zip(letters(len(choices)), choices))
     return f"{question}\n\nOptions:\n{options}\n\n{closing}"

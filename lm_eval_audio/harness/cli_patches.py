@@ -1,0 +1,171 @@
+"""The command line: the plugin's errors as one line and exit status 2, the data checked before the model loads
+(``lm_eval.__main__``), and the printed table with our counts apart (``lm_eval.utils``); the module docstring
+of ``lm_eval_audio.harness.patches`` says what each does and why."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+from lm_eval_audio.harness.wrapping import our_task_names, wrap
+
+
+# --- lm_eval.__main__ -------------------------------------------------------------------
+
+
+def _raised_by_plugin(e: BaseException) -> bool:
+    """The plugin's own errors (bad data, a missing judge, an unreadable clip, a wrong model argument) name
+    the file or setting and the fix: its exception classes, and a ValueError raised in its own code."""
+    if type(e).__module__.startswith("lm_eval_audio"):
+        return True
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return (isinstance(e, ValueError) and tb is not None
+            and str(tb.tb_frame.f_globals.get("__name__", "")).startswith("lm_eval_audio"))
+
+
+def _argv_value(flag: str) -> str | None:
+    argv = sys.argv
+    for i, arg in enumerate(argv):
+        if arg == flag and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _unknown_tasks_message(specs: list[str]) -> str:
+    import difflib
+
+    from lm_eval.tasks import TaskManager
+
+    names = TaskManager(include_path=_argv_value("--include_path")).all_tasks
+    parts = []
+    for spec in specs:
+        close = difflib.get_close_matches(spec, names, 5, 0.6)
+        parts.append(f"unknown task {spec!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+    return "; ".join(parts) + " (`lm_eval ls tasks` lists every task; --include_path adds a folder of YAMLs)"
+
+
+def user_error_message(e: BaseException) -> str | None:
+    """One line for an error a user can fix, or None for one that needs its traceback (a bug)."""
+    if _raised_by_plugin(e):
+        return str(e)
+    text = str(e)
+    # lm-eval 0.4.13's own messages for the two commonest mistakes, with what to do instead
+    unknown = re.search(r"Spec '(.+?)' is not a registered task/group/tag name", text)
+    if isinstance(e, KeyError) and unknown:
+        return _unknown_tasks_message([unknown.group(1)])
+    if isinstance(e, ValueError) and text.startswith("Tasks not found: "):
+        return _unknown_tasks_message(text.removeprefix("Tasks not found: ").split(", "))
+    multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) which require multimodal input", text)
+    if isinstance(e, ValueError) and multimodal:
+        return (f"tasks {multimodal.group(1)} carry audio, and --model {_argv_value('--model') or '?'} reads text only: "
+                "use --model hf-audio (a transformers audio LM), cascade (ASR, then a text LLM) or openai-audio "
+                "(an OpenAI-compatible endpoint serving an audio model)")
+    return None
+
+
+def check_data_first() -> None:
+    """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the tasks, and
+    reads their data, only after): each benchmark folder's ``check_data`` gets the run's tasks of its own, so an
+    unset or empty data folder is reported at once, not after the model has loaded."""
+    import json
+
+    from lm_eval_audio.benchmarks import registry
+
+    tasks = [t.strip() for t in (_argv_value("--tasks") or "").split(",") if t.strip()]
+    try:
+        metadata = json.loads(_argv_value("--metadata") or "{}")
+    except ValueError:
+        return  # lm-eval reports a malformed --metadata itself
+    if not isinstance(metadata, dict) or not tasks:
+        return
+    # Names of ours only: a misspelled name is lm-eval's "not found", with suggestions.
+    for benchmark, names in registry.by_benchmark(tasks, _argv_value("--include_path") or ()).items():
+        if benchmark.check_data is not None:
+            benchmark.check_data(names, metadata)
+
+
+def on_cli(module) -> None:
+    def make(original):
+        def cli_evaluate(*args, **kwargs):
+            try:
+                command = sys.argv[1] if len(sys.argv) > 1 else ""
+                if (command == "run" or command.startswith("--")) and not {"-h", "--help"} & set(sys.argv):
+                    check_data_first()
+                return original(*args, **kwargs)
+            except Exception as e:
+                message = None if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") else user_error_message(e)
+                if message is None:
+                    raise
+                sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
+                raise SystemExit(2) from None
+
+        return cli_evaluate
+
+    wrap(module, "cli_evaluate", make)
+
+
+# --- lm_eval.utils -----------------------------------------------------------------------
+
+def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
+    """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
+    items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
+    such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
+    from lm_eval_audio.benchmarks import registry
+    from lm_eval_audio.model_wrappers.failed_requests import failed_documents
+
+    rows = result_dict.get(column)
+    if not isinstance(rows, dict):
+        return result_dict, {}
+    ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
+    failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
+    view, counts = {}, {}
+    count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
+    arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
+    for task, metrics in rows.items():
+        if task not in ours or not isinstance(metrics, dict):
+            view[task] = metrics
+            continue
+        metrics = dict(metrics)
+        counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
+        for key, value in list(metrics.items()):
+            name = key.partition(",")[0]
+            if name.removesuffix("_stderr") in count_metrics:
+                value = metrics.pop(key)
+                if name in count_metrics and isinstance(value, (int, float)) and value == value:
+                    counted[name] = int(value)
+            elif isinstance(value, float) and value != value:
+                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
+            elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
+                metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
+                arrows.setdefault(task, {})[name] = None
+        view[task] = metrics
+        if counted:
+            counts[str(metrics.get("alias", task)).strip(" -")] = counted
+    return {**result_dict, column: view, "higher_is_better": arrows}, counts
+
+
+def counts_table(counts: dict[str, dict[str, int]]) -> str:
+    from lm_eval_audio.benchmarks import registry
+
+    names = [m for m in registry.count_metrics() if any(m in c for c in counts.values())]
+    lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
+             "|---|" + "---:|" * len(names)]
+    lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]
+    return "\n".join(lines) + "\n"
+
+
+def on_utils(module) -> None:
+    def make(original):
+        def make_table(result_dict, column: str = "results", *args, **kwargs):
+            view, counts = table_view(result_dict, column)
+            table = original(view, column, *args, **kwargs)
+            return table + "\n" + counts_table(counts) if counts else table
+
+        return make_table
+
+    wrap(module, "make_table", make)

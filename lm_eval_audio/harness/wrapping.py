@@ -1,0 +1,41 @@
+"""What every patch of lm-eval shares: replacing an lm-eval callable once, stepping aside when the plugin is off,
+and telling our tasks from lm-eval's own."""
+
+from __future__ import annotations
+
+import functools
+
+from lm_eval_audio.harness.status import active
+
+
+def wrap(owner, name: str, make) -> None:
+    """Replace ``owner.name`` by ``make(original)``, once; the wrapper steps aside (calls the
+    original) once the plugin is disabled."""
+    original = getattr(owner, name)
+    if getattr(original, "_lm_eval_audio", False):
+        return
+    wrapper = make(original)
+
+    @functools.wraps(original)
+    def guarded(*args, **kwargs):
+        return (wrapper if active() else original)(*args, **kwargs)
+
+    guarded._lm_eval_audio = True
+    setattr(owner, name, guarded)
+
+
+@functools.lru_cache(maxsize=1)
+def our_task_names() -> frozenset:
+    """The task, group and tag names our YAML folder defines."""
+    from pathlib import Path
+
+    from lm_eval.tasks._index import TaskIndex
+
+    from lm_eval_audio import tasks
+
+    return frozenset(TaskIndex.build([Path(tasks.folder())]))
+
+
+def is_our_task(task) -> bool:
+    name = getattr(task, "task_name", None) or getattr(getattr(task, "config", None), "task", None)
+    return isinstance(name, str) and name in our_task_names()
