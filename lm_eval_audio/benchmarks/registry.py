@@ -100,17 +100,22 @@ def all_benchmarks(include_paths=()) -> list[Benchmark]:
     return found
 
 
-def _task_files(include_paths=()) -> dict[str, Path]:
-    """Task, group and tag name -> the YAML file defining it, as lm-eval's index finds them (later paths win)."""
+@functools.lru_cache(maxsize=8)
+def _index(roots: tuple[str, ...]) -> dict[str, Path | None]:
+    """Task, group and tag name -> the YAML file defining it (None for a tag), as lm-eval's index finds them in
+    ``roots`` (later roots win). Built once per search path: it reads every YAML file (about 0.9 s for ours)."""
+    from lm_eval.tasks._index import TaskIndex
+
+    return {name: entry.yaml_path for name, entry in TaskIndex.build([Path(r) for r in roots]).items()}
+
+
+def _task_files(include_paths=()) -> dict[str, Path | None]:
     return _index(tuple(str(p) for p in search_path(include_paths)))
 
 
-@functools.lru_cache(maxsize=8)
-def _index(roots: tuple[str, ...]) -> dict[str, Path]:
-    from lm_eval.tasks._index import TaskIndex
-
-    return {name: entry.yaml_path for name, entry in TaskIndex.build([Path(r) for r in roots]).items()
-            if entry.yaml_path is not None}
+def our_task_names() -> frozenset:
+    """The task, group and tag names our own folder defines (the same index the benchmark look-ups read)."""
+    return frozenset(_task_files())
 
 
 def of_task(task: str, include_paths=()) -> Benchmark | None:
@@ -173,13 +178,6 @@ def threshold(task: str | None, metric: str) -> float | None:
     """The least value of a graded score that counts as right for ``task``, or None where its benchmark gives none."""
     benchmark = of_task(task) if task else None
     return benchmark.thresholds.get(metric) if benchmark else None
-
-
-def all_thresholds() -> dict[str, float]:
-    out: dict[str, float] = {}
-    for benchmark in all_benchmarks():
-        out.update(benchmark.thresholds)
-    return out
 
 
 def judge_metrics() -> tuple[str, ...]:

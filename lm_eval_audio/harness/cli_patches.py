@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-from lm_eval_audio.harness.wrapping import our_task_names, wrap
+from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.wrapping import wrap
 
 
 # --- lm_eval.__main__ -------------------------------------------------------------------

@@ -4,7 +4,7 @@ the files beside the results) and ``cli_patches`` (the command line and the prin
 each watched lm-eval module to its patch.
 
 lm-eval 0.4.13 has no plugin hooks for what these do; each acts only on the plugin's own
-models (``model_wrappers.registry.is_ours``), tasks (:func:`our_task_names`) and audio
+models (``model_wrappers.registry.is_ours``), tasks (``benchmarks.registry.our_task_names``) and audio
 references, and otherwise calls lm-eval's function with the same arguments:
 
 * ``lm_eval.api.registry``: registers our models as lazy ``"module:Class"`` placeholders,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio.harness.wrapping import is_our_task, our_task_names, wrap
+from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.status import active
 
 
@@ -22,18 +23,6 @@ def wrap(owner, name: str, make) -> None:
 
     guarded._lm_eval_audio = True
     setattr(owner, name, guarded)
-
-
-@functools.lru_cache(maxsize=1)
-def our_task_names() -> frozenset:
-    """The task, group and tag names our YAML folder defines."""
-    from pathlib import Path
-
-    from lm_eval.tasks._index import TaskIndex
-
-    from lm_eval_audio import tasks
-
-    return frozenset(TaskIndex.build([Path(tasks.folder())]))
 
 
 def is_our_task(task) -> bool:
