@@ -115,7 +115,7 @@ def test_placeholder_positions_the_audio(qwen, clips):
 
 
 def _item(context):
-    from lm_eval_audio.model_wrappers.hf_audio import _Item
+    from lm_eval_audio.model_wrappers.request_parts import RequestParts as _Item
 
     return _Item(0, context, None, ["x.wav"])
 
@@ -135,7 +135,7 @@ def test_long_audio_truncate_and_chunk(tiny_qwen2_audio, tmp_path):
 
 
 def _item_with(path):
-    from lm_eval_audio.model_wrappers.hf_audio import _Item
+    from lm_eval_audio.model_wrappers.request_parts import RequestParts as _Item
 
     return _Item(0, "<audio>What is it?", None, [path])
 
@@ -327,7 +327,7 @@ def test_model_args_are_validated(tiny_qwen2_audio):
 def test_auto_class_fallback(tiny_qwen2_audio, monkeypatch):
     import transformers
 
-    from lm_eval_audio.model_wrappers import hf_audio
+    from lm_eval_audio.model_wrappers import hf_loading
 
     real = transformers.AutoModelForMultimodalLM
 
@@ -341,11 +341,11 @@ def test_auto_class_fallback(tiny_qwen2_audio, monkeypatch):
 
     monkeypatch.setattr(transformers, "AutoModelForMultimodalLM", NotMapped)
     monkeypatch.setattr(transformers, "AutoModelForImageTextToText", MappedElsewhere)
-    assert type(hf_audio._load_model(tiny_qwen2_audio)).__name__ == "Qwen2AudioForConditionalGeneration"
+    assert type(hf_loading.load_model(tiny_qwen2_audio)).__name__ == "Qwen2AudioForConditionalGeneration"
     for name in ("AutoModelForImageTextToText", "AutoModelForSpeechSeq2Seq", "AutoModelForCausalLM"):
         monkeypatch.setattr(transformers, name, NotMapped)
     with pytest.raises(ValueError, match="no transformers auto class can load.*trust_remote_code"):
-        hf_audio._load_model(tiny_qwen2_audio)
+        hf_loading.load_model(tiny_qwen2_audio)
 
 
 def test_a_long_clip_shared_by_choices_is_decoded_and_counted_once(tiny_qwen2_audio, tmp_path, monkeypatch):

@@ -234,7 +234,7 @@ def test_the_audio_window_is_read_from_each_feature_extractor():
     """So that long_audio applies, and the log does not claim clips pass whole when the extractor cuts them."""
     from transformers import Gemma3nAudioFeatureExtractor, WhisperFeatureExtractor
 
-    from lm_eval_audio.model_wrappers.hf_audio import audio_window_seconds
+    from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds
 
     assert audio_window_seconds(WhisperFeatureExtractor(), 16000) == 30.0
     assert audio_window_seconds(Gemma3nAudioFeatureExtractor(), 16000) == 30.0  # max_length=480,000 samples

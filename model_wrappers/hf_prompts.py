@@ -1,0 +1,118 @@
+"""hf-audio's prompts: each request rendered in the model's template (or as plain text, as lm-eval's ``hf`` reads
+text without ``--apply_chat_template``), with one audio slot per clip, then put through the processor and checked:
+audio in means audio features and audio tokens out."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from lm_eval_audio.audio.markers import decode_chat_context, flatten_without_template, place_audio
+from lm_eval_audio.audio.refs import describe
+from lm_eval_audio.model_wrappers.request_parts import RequestParts, chat_messages
+
+# Keys of a processor's output that carry text, not audio.
+TEXT_KEYS = {"input_ids", "attention_mask", "token_type_ids", "position_ids"}
+
+
+class Rendered(NamedTuple):
+    text: str  # the prompt; empty where the family's adapter encodes the turns itself
+    templated: bool  # rendered by a chat template
+    after_header: bool  # ends with the template's generation prompt (the assistant header)
+    messages: list | None = None  # the turns, for an adapter that encodes them itself (encodes_prompt)
+
+
+def plain_text(item: RequestParts) -> bool:
+    """A text-only request whose context lm-eval's --apply_chat_template did not turn into turns: lm-eval's
+    `hf` reads it as it is, without a template, and so does hf-audio. An audio task's request under audio=none
+    is no such request: it keeps the template it has under audio=full."""
+    return not item.audio_task and decode_chat_context(item.context) is None
+
+
+class PromptsMixin:
+    """``HFAudioLM``'s prompt rendering and processor calls (reads ``processor``, ``tokenizer``, ``adapter``,
+    ``system_prompt``, ``use_chat_template``, ``audio_prompt``, ``sampling_rate``; counts prompts in ``run_record``)."""
+
+    def _render(self, item: RequestParts, clips: list, add_generation_prompt: bool = True) -> Rendered:
+        """The prompt for one request, with one audio slot per (chunked) clip; counted by kind in the results."""
+        rendered = self._render_prompt(item, clips, add_generation_prompt)
+        kind = ("audio" if item.refs else "text") + ("_with_template" if rendered.templated else "_without_template")
+        self.run_record["prompts"][kind] += 1
+        return rendered
+
+    def _render_prompt(self, item: RequestParts, clips: list, add_generation_prompt: bool) -> Rendered:
+        if plain_text(item) and not self.adapter.encodes_prompt:
+            # Text without lm-eval's --apply_chat_template: the context as it is, as lm-eval's `hf` reads it, so
+            # an audio model's text scores and a text model's come from one protocol. (A family whose processor
+            # renders and tokenizes every prompt, Voxtral, has no plain-text path: its text goes in its template.)
+            return Rendered(item.context, False, False)
+        messages, from_chat = chat_messages(item.context, self.system_prompt)
+        if from_chat is not None:
+            add_generation_prompt = from_chat
+        messages = place_audio(messages, [len(c) for c in clips], where=describe(item.refs[0]) if item.refs else "")
+        messages = self.adapter.messages(messages, getattr(self.processor, "audio_token", None))
+        if not self.use_chat_template and from_chat is None:
+            if clips and not self.audio_prompt:
+                raise ValueError(
+                    f"hf-audio: chat_template=False but {self.pretrained!r}'s processor names no audio token; "
+                    "pass audio_prompt=... with the model's documented audio marker"
+                )
+            return Rendered(flatten_without_template(messages, self.audio_prompt or ""), False, False)
+        continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
+        if self.adapter.encodes_prompt:  # (mistral_common: a prompt ending with a user turn ends with [/INST])
+            return Rendered("", True, messages[-1]["role"] != "assistant", messages)
+        text = self.processor.apply_chat_template(
+            messages,
+            tokenize=False,
+            add_generation_prompt=not continue_final and add_generation_prompt,
+            continue_final_message=continue_final,
+        )
+        return Rendered(text, True, not continue_final and add_generation_prompt)
+
+    def _add_special_tokens(self, rendered: Rendered) -> bool | None:
+        """Whether tokenizing adds the tokenizer's special tokens: never to a chat template's output, which
+        has them already (transformers' apply_chat_template rule; else Gemma-style templates get two BOS),
+        nor to text that starts with BOS (lm-eval's rule); otherwise the tokenizer's default (None)."""
+        if rendered.templated:
+            return False
+        bos = getattr(self.tokenizer, "bos_token", None)
+        return False if bos and rendered.text.startswith(bos) else None
+
+    def _process(self, rendered: list[Rendered], clips_per_item: list[list]) -> dict:
+        """Processor call for a batch, checked: audio in means audio features out."""
+        flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
+        if self.adapter.encodes_prompt:
+            inputs = self.adapter.encode(self.processor, [r.messages for r in rendered],
+                                         [[chunk for chunks in clips for chunk in chunks] for clips in clips_per_item],
+                                         self.sampling_rate)
+            if flat:
+                self._check_audio_reached(inputs, clips_per_item)
+            return inputs
+        special = {self._add_special_tokens(r) for r in rendered}
+        if len(special) > 1:
+            raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
+        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt", "padding": True}
+        if special != {None}:
+            kwargs["add_special_tokens"] = special.pop()
+        if flat:
+            kwargs["audio"] = flat
+            kwargs["sampling_rate"] = self.sampling_rate
+        inputs = self.processor(**kwargs)
+        if flat:
+            self._check_audio_reached(inputs, clips_per_item)
+        return inputs
+
+    def _check_audio_reached(self, inputs, clips_per_item) -> None:
+        features = [k for k, v in inputs.items() if k not in TEXT_KEYS and hasattr(v, "numel") and v.numel() > 0]
+        if not features:
+            raise RuntimeError(
+                f"hf-audio: the processor of {self.pretrained!r} returned no audio features "
+                f"(keys: {sorted(inputs.keys())}); the model would run on text alone"
+            )
+        if self._audio_token_id is not None:
+            counts = (inputs["input_ids"] == self._audio_token_id).sum(dim=1).tolist()
+            for row, (clips, count) in enumerate(zip(clips_per_item, counts)):
+                if clips and count == 0:
+                    raise RuntimeError(
+                        f"hf-audio: request {row} of the batch has {len(clips)} clip(s) but no audio token "
+                        f"(id {self._audio_token_id}) in its input ids; the prompt lost its audio slot"
+                    )
