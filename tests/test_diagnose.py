@@ -12,7 +12,8 @@ import soundfile as sf
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts
 
 from conftest import readme_block, run_cli, run_readme_block
-from lm_eval_audio.analysis.diagnose import diagnose_runs, diagnose_task, item_class, table, threshold_for
+from lm_eval_audio.analysis.diagnose_render import table
+from lm_eval_audio.analysis.diagnose_scores import diagnose_runs, diagnose_task, item_class, threshold_for
 from lm_eval_audio.analysis.run_results import choose_metric, metrics_to_try
 
 
@@ -344,7 +345,8 @@ def test_cli_diagnose_with_the_text_backbone(tiny_gemma_text, tmp_path):
 def test_a_groups_row_pools_its_tasks_documents():
     """A benchmark's row, as the paper reports one: the documents of its tasks together (micro averages, classes
     summed), only the tasks read by the group's metric, and a group with the same pooled tasks said once."""
-    from lm_eval_audio.analysis.diagnose import _TaskScores, paper_tables, pooled
+    from lm_eval_audio.analysis.diagnose_render import paper_tables
+    from lm_eval_audio.analysis.diagnose_scores import _TaskScores, pooled
 
     def task(full, none, frag1, frag2, metric="official_acc"):
         scores = {"full": dict(enumerate(full)), "none": dict(enumerate(none)),

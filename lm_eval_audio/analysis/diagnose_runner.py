@@ -1,0 +1,84 @@
+"""diagnose's runs: one model, loaded once, through lm-eval under every audio condition (and the text backbone),
+each run saved as ``lm_eval --output_path ... --log_samples`` saves it, all keyed apart in one request cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+
+from lm_eval_audio.analysis import text_backbone
+from lm_eval_audio.analysis.diagnose_scores import condition_labels
+from lm_eval_audio.audio.conditions import parse
+
+log = logging.getLogger("lm_eval.audio.diagnose")
+
+def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
+    """Run each condition through lm-eval in this process, saving each like ``lm_eval`` does;
+    returns (label -> results with samples and date_id, the full run's folder)."""
+    from lm_eval import simple_evaluate
+    from lm_eval.api.registry import get_model
+    from lm_eval.loggers import EvaluationTracker
+    from lm_eval.loggers.evaluation_tracker import GeneralConfigTracker
+    from lm_eval.tasks import TaskManager
+    from lm_eval.utils import sanitize_model_name, simple_parse_args_string
+
+    from lm_eval_audio.model_wrappers.registry import results_folder_name
+
+    model_args = args.model_args or ""
+    given = simple_parse_args_string(model_args)
+    if "audio" in given:
+        raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
+    metadata = json.loads(args.metadata) if args.metadata else {}
+    lm = get_model(args.model).create_from_arg_string(
+        model_args, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
+    if not hasattr(lm, "audio_condition"):
+        raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
+    default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
+    base_name = sanitize_model_name(results_folder_name(args.model, model_args, default_name))
+    # lm-eval keys cached answers by the request alone: other model arguments get another cache.
+    settings = hashlib.sha256(f"{args.model}|{model_args}".encode()).hexdigest()[:12]
+    cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", settings, "requests")
+    os.makedirs(os.path.dirname(os.path.abspath(cache)), exist_ok=True)
+    task_manager = TaskManager(include_path=args.include_path, metadata=given | metadata)
+    tasks = [t for t in args.tasks.split(",") if t]
+
+    def run(model, model_name: str, source: str, run_args: str, use_cache: str | None) -> dict:
+        """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it."""
+        tracker = EvaluationTracker(output_path=args.output_path)
+        results = simple_evaluate(
+            model=model, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=use_cache, log_samples=True,
+            evaluation_tracker=tracker, task_manager=task_manager, metadata=metadata,
+            batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
+            apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
+        )
+        # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would.
+        config = tracker.general_config_tracker
+        config.model_source = source
+        config.model_name = model_name
+        config.model_name_sanitized = sanitize_model_name(model_name)
+        results["config"]["model"] = source
+        samples = results.pop("samples")
+        tracker.save_results_aggregated(results=results, samples=samples)
+        for task in results["configs"]:
+            tracker.save_results_samples(task_name=task, samples=samples[task])
+        return {**results, "samples": samples, "date_id": tracker.date_id}
+
+    per_condition = {}
+    for label in condition_labels(args.fragments):
+        lm.audio_condition = parse(label)
+        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)
+        log.info("diagnose: audio=%s", label)
+        per_condition[label] = run(lm, results_folder_name(args.model, run_args, default_name), args.model, run_args,
+                                   cache)
+    if args.text_backbone is not None:
+        log.info("diagnose: the text backbone, %s %s, on the same prompts without the audio",
+                 args.text_backbone_model, args.text_backbone)
+        backbone = get_model(args.text_backbone_model).create_from_arg_string(
+            args.text_backbone, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
+        name = GeneralConfigTracker._get_model_name(args.text_backbone) or args.text_backbone_model
+        # No request cache: lm-eval's key would hash the audio references, which this model never reads.
+        per_condition[text_backbone.LABEL] = run(text_backbone.TextPromptsOnly(backbone), f"{name}__text-backbone",
+                                                 args.text_backbone_model, args.text_backbone, None)
+    return per_condition, os.path.join(args.output_path, base_name)
