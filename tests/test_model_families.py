@@ -560,7 +560,7 @@ def test_phi4_multimodal_receives_its_prompt_format(tiny_phi4_multimodal, clips)
 
 
 def _voxtral_ids(text: str, audio_tokens: list[int] = ()) -> list[int]:
-    from lm_eval_audio.testing.tiny_models import VOXTRAL_SPECIAL_TOKENS_IDS as ID
+    from lm_eval_audio.testing.tiny_models.voxtral import VOXTRAL_SPECIAL_TOKENS_IDS as ID
 
     audio = [i for n in audio_tokens for i in [ID["[BEGIN_AUDIO]"]] + [ID["[AUDIO]"]] * n]
     return [ID["<s>"], ID["[INST]"], *audio, *(40 + b for b in text.encode()), ID["[/INST]"]]
