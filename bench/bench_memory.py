@@ -84,7 +84,7 @@ def _register_scripted_model(timings: dict) -> None:
     from lm_eval.api.model import LM
     from lm_eval.api.registry import register_model
 
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
     from lm_eval_audio.model_wrappers.request_parts import split_request
 
     @register_model("bench-scripted-audio")
@@ -102,7 +102,7 @@ def _register_scripted_model(timings: dict) -> None:
                 start = time.perf_counter()
                 parts = split_request(i, request.args, "bench-scripted-audio")
                 for ref in parts.refs:
-                    audio_io.load_native(ref)
+                    decoding.load_native(ref)
                 decoded = time.perf_counter()
                 answers.append("A" if len(parts.context) % 2 else "A.")
                 timings["decoding"] += decoded - start

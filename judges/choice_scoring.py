@@ -22,6 +22,7 @@ import logging
 
 from lm_eval_audio.metrics.choice_matching import answer_letter, official_string_match, read_letter
 from lm_eval_audio.judges import choice_judge, task_judge
+from lm_eval_audio.metrics.stderr import proportion_stderr
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.choice")
@@ -81,14 +82,11 @@ def report_breakdown(metric: str, items: list[dict], scores: list[float]) -> Non
 def accuracy(metric: str, items: list[dict], scores: list[float]) -> float:
     """The mean of 0/1 scores, with each document's score, the official breakdown and the standard error
     reported beside it."""
-    import math
-
     state = run_state.current()
     state.report_item_scores(metric, [(i["doc_id"], s) for i, s in zip(items, scores)])
     report_breakdown(metric, items, scores)
-    n = len(scores)
-    acc = sum(scores) / n
-    state.report_stderr(metric, math.sqrt(acc * (1 - acc) / (n - 1)) if n > 1 else None)
+    acc = sum(scores) / len(scores)
+    state.report_stderr(metric, proportion_stderr(acc, len(scores)))
     return acc
 
 

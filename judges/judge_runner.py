@@ -94,6 +94,22 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     return verdicts
 
 
+def judged_mean(metric: str, judged: list[dict], verdicts: list, value, what: str) -> float:
+    """A judged score's aggregation: each judged item's ``value(verdict)`` reported as its per-document score
+    (None for a judge failure), the mean over the items the judge scored, with its standard error; NaN, with a
+    warning naming ``what`` went unjudged, when the judge scored none."""
+    from lm_eval_audio.metrics.stderr import mean_stderr
+
+    state = run_state.current()
+    state.report_item_scores(metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
+    values = [value(v) for v in verdicts if v is not None]
+    if not values:
+        log.warning("%s: no %s could be judged; %s is NaN", state.task, what, metric)
+        return float("nan")
+    state.report_stderr(metric, mean_stderr(values))
+    return sum(values) / len(values)
+
+
 def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str,
                answers_cut: int) -> None:
     run_state.current().judge_summaries[task] = (

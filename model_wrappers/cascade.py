@@ -24,8 +24,8 @@ import re
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM, CacheHook
 
-from lm_eval_audio.audio import decoding as audio_io
-from lm_eval_audio.audio import conditions as audio_condition
+from lm_eval_audio.audio import decoding
+from lm_eval_audio.audio import conditions
 from lm_eval_audio.storage import bundled_models, run_state
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
@@ -89,9 +89,8 @@ class CascadeLM(LM):
         super().__init__()
         model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), llm_api_key_env)
         # Applied before recognition: audio=none gives the LLM the task's text alone.
-        self.audio_condition = audio_condition.parse(audio, WHO)
-        if llm not in LLM_BACKENDS:
-            raise ValueError(f"{WHO}: llm must be one of {LLM_BACKENDS}, got {llm!r}")
+        self.audio_condition = conditions.parse(audio, WHO)
+        model_args.one_of(WHO, "llm", llm, LLM_BACKENDS)
         endpoint_args = {"llm_base_url": llm_base_url, "llm_api_key_env": llm_api_key_env,
                          "num_concurrent": num_concurrent, "max_retries": max_retries, "timeout": timeout}
         given = sorted(k for k, v in endpoint_args.items() if v is not None)
@@ -186,7 +185,7 @@ class CascadeLM(LM):
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
         texts, transcribed, undecodable = self.transcripts.get_all(
-            clips, lambda ref: audio_io.load(ref, transcription.SAMPLING_RATE),
+            clips, lambda ref: decoding.load(ref, transcription.SAMPLING_RATE),
             f"{WHO}: {self.transcriber.name} transcribes", disable_tqdm,
         )
         if clips:

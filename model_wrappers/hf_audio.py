@@ -23,7 +23,7 @@ from lm_eval.api.model import LM
 
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import as_bool, refuse_unknown
+from lm_eval_audio.endpoints.model_args import as_bool, one_of, refuse_unknown
 from lm_eval_audio.model_wrappers import failed_requests, families, family_adapters
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -75,15 +75,13 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
         refuse_unknown("hf-audio", unknown, HFAudioLM.__init__, locals())
         self.audio_condition = conditions.parse(audio, "hf-audio")
-        if long_audio not in _LONG_AUDIO_POLICIES:
-            raise ValueError(f"hf-audio: long_audio must be one of {_LONG_AUDIO_POLICIES}, got {long_audio!r}")
+        one_of("hf-audio", "long_audio", long_audio, _LONG_AUDIO_POLICIES)
         if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
             raise ValueError(
                 f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
                 "(leave it out to use the processor's own window)"
             )
-        if generation_config not in greedy.CHOICES:
-            raise ValueError(f"hf-audio: generation_config must be one of {greedy.CHOICES}, got {generation_config!r}")
+        one_of("hf-audio", "generation_config", generation_config, greedy.CHOICES)
         chat_template = as_bool("hf-audio", "chat_template", chat_template)
         trust_remote_code = as_bool("hf-audio", "trust_remote_code", trust_remote_code)
 

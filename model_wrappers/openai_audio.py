@@ -25,8 +25,8 @@ import os
 
 from lm_eval.api.model import LM
 
-from lm_eval_audio.audio import conditions as audio_condition
-from lm_eval_audio.audio import encoding as audio_encoding
+from lm_eval_audio.audio import conditions
+from lm_eval_audio.audio import encoding
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
@@ -83,16 +83,14 @@ class OpenAIAudioLM(LM):
     ) -> None:
         super().__init__()
         model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), api_key_env)
-        self.audio_condition = audio_condition.parse(audio, WHO)
+        self.audio_condition = conditions.parse(audio, WHO)
         if not model:
             raise ValueError(
                 f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
                 "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
             )
-        if audio_format not in audio_encoding.FORMATS:
-            raise ValueError(f"{WHO}: audio_format must be one of {audio_encoding.FORMATS}, got {audio_format!r}")
-        if audio_part not in AUDIO_PARTS:
-            raise ValueError(f"{WHO}: audio_part must be one of {AUDIO_PARTS}, got {audio_part!r}")
+        model_args.one_of(WHO, "audio_format", audio_format, encoding.FORMATS)
+        model_args.one_of(WHO, "audio_part", audio_part, AUDIO_PARTS)
         self.model = str(model)
         self.urls = base_urls(base_url)
         self.num_concurrent = model_args.number(WHO, "num_concurrent", num_concurrent)
@@ -168,10 +166,10 @@ class OpenAIAudioLM(LM):
         return out
 
     def _audio_part(self, ref) -> dict:
-        data = base64.b64encode(audio_encoding.encode(ref, self.audio_format)).decode("ascii")
+        data = base64.b64encode(encoding.encode(ref, self.audio_format)).decode("ascii")
         if self.audio_part == "input_audio":
             return {"type": "input_audio", "input_audio": {"data": data, "format": self.audio_format}}
-        return {"type": "audio_url", "audio_url": {"url": f"data:{audio_encoding.MIME[self.audio_format]};base64,{data}"}}
+        return {"type": "audio_url", "audio_url": {"url": f"data:{encoding.MIME[self.audio_format]};base64,{data}"}}
 
     def _request(self, parts, messages) -> tuple[dict, list[str]]:
         settings = generation_settings(parts.second, self.max_tokens)

@@ -33,6 +33,11 @@ class RequestParts:
             self.audio_task = bool(self.refs)
 
 
+def is_multimodal_part(arg) -> bool:
+    """lm-eval's multimodal argument: the dict of audio (or visual) inputs that ends a request's arguments."""
+    return isinstance(arg, dict) and ("audio" in arg or "visual" in arg)
+
+
 def split_request(
     index: int, args: tuple, who: str, measure: bool = False, condition: AudioCondition = FULL,
     heard_seconds: float | None = None,
@@ -41,7 +46,7 @@ def split_request(
     ``measure`` reads the clips' lengths from their headers; ``heard_seconds``: the wrapper hears only the first
     so many seconds of a clip (fragments are cut from those)."""
     context, rest = args[0], list(args[1:])
-    extra = rest.pop() if rest and isinstance(rest[-1], dict) and ("audio" in rest[-1] or "visual" in rest[-1]) else None
+    extra = rest.pop() if rest and is_multimodal_part(rest[-1]) else None
     second = rest[0] if rest else None
     refs = []
     if extra:
@@ -68,9 +73,9 @@ def split_request(
         refs = [mark(r, condition, heard_seconds) for r in refs]
     seconds = 0.0
     if measure:
-        from lm_eval_audio.audio import decoding as audio_io
+        from lm_eval_audio.audio import decoding
 
-        seconds = sum(audio_io.duration_seconds(r) for r in refs)
+        seconds = sum(decoding.duration_seconds(r) for r in refs)
     return RequestParts(index, context, second, list(refs), seconds)
 
 

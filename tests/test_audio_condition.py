@@ -13,7 +13,7 @@ from lm_eval.api.instance import Instance
 from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_text
 
 from conftest import results_json, run_cli, tone
-from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio import decoding
 from lm_eval_audio.audio.conditions import NOISE_RMS, fragment_bounds, parse, strip_markers, without_audio
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context
@@ -56,28 +56,28 @@ def test_markers_and_audio_parts_are_removed_without_a_trace():
 
 
 def test_condition_samples_and_digests(clip):
-    whole = audio_io.load(clip, 16000)
+    whole = decoding.load(clip, 16000)
     assert len(whole) == 16047
     for k in range(1, 5):
-        part = audio_io.load({"path": clip, "condition": f"fragment:4:{k}"}, 16000)
+        part = decoding.load({"path": clip, "condition": f"fragment:4:{k}"}, 16000)
         first, last = fragment_bounds(16047, 4, k)
         np.testing.assert_array_equal(part, whole[first:last])
     # fragments tile the clip exactly: nothing lost, nothing shared
     assert sum(last - first for first, last in (fragment_bounds(16047, 4, k) for k in range(1, 5))) == 16047
-    silence = audio_io.load({"path": clip, "condition": "silence"}, 16000)
+    silence = decoding.load({"path": clip, "condition": "silence"}, 16000)
     assert silence.shape == whole.shape and not silence.any()
-    noise = audio_io.load({"path": clip, "condition": "noise"}, 16000)
+    noise = decoding.load({"path": clip, "condition": "noise"}, 16000)
     assert noise.shape == whole.shape and np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
     assert abs(np.corrcoef(noise, whole)[0, 1]) < 0.05
-    np.testing.assert_array_equal(noise, audio_io.load({"path": clip, "condition": "noise"}, 16000))  # seeded
+    np.testing.assert_array_equal(noise, decoding.load({"path": clip, "condition": "noise"}, 16000))  # seeded
     # a fragment of a time slice is a fragment of what the task asked for
-    sliced = audio_io.load({"path": clip, "start": 0.5, "end": 1.0, "condition": "fragment:2:2"}, 16000)
+    sliced = decoding.load({"path": clip, "start": 0.5, "end": 1.0, "condition": "fragment:2:2"}, 16000)
     np.testing.assert_array_equal(sliced, whole[8000 + 4000 : 16000])
     digests = {content_digest({"path": clip, "condition": c}) for c in ("silence", "noise", "fragment:4:1", "fragment:4:2")}
     assert len(digests | {content_digest(clip)}) == 5
-    assert audio_io.duration_seconds({"path": clip, "condition": "fragment:4:1"}) == pytest.approx(16047 / 16000 / 4)
+    assert decoding.duration_seconds({"path": clip, "condition": "fragment:4:1"}) == pytest.approx(16047 / 16000 / 4)
     with pytest.raises(ValueError, match=r"clip.wav: audio=fragment:20000:1 leaves no samples"):
-        audio_io.load({"path": clip, "condition": "fragment:20000:1"}, 16000)
+        decoding.load({"path": clip, "condition": "fragment:20000:1"}, 16000)
 
 
 class _Recorder:
@@ -97,7 +97,7 @@ class _Recorder:
 def test_hf_audio_receives_no_audio_zeros_noise_or_exactly_the_kth_slice(tiny_qwen2_audio, clip):
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
-    whole = audio_io.load(clip, 16000)
+    whole = decoding.load(clip, 16000)
     heard = {}
     for condition in ("full", "none", "silence", "noise", "fragment:4:3"):
         lm = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", audio=condition)
@@ -127,7 +127,7 @@ def test_openai_audio_sends_no_audio_part_or_the_transformed_clip(clip):
     from lm_eval_audio.audio.encoding import _wav
     from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
-    whole = audio_io.load(clip, 16000)
+    whole = decoding.load(clip, 16000)
     sent = {}
     with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "A") as server:
         for condition in ("none", "silence", "noise", "fragment:2:1"):
@@ -180,7 +180,7 @@ def test_cascade_under_none_gives_the_llm_the_question_alone(clip, tmp_path):
 def test_cascade_transcribes_zeros_noise_or_exactly_the_kth_slice(clip, tmp_path):
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
 
-    whole = audio_io.load(clip, 16000)
+    whole = decoding.load(clip, 16000)
     heard = {}
     with ScriptedJudge(models=SERVED_MODELS + ("text-llm",), reply=lambda prompt: "B") as server:
         for condition in ("full", "silence", "noise", "fragment:4:3"):
@@ -260,5 +260,5 @@ def test_fragments_of_a_long_clip_are_cut_from_what_the_full_run_hears(tiny_qwen
             pieces.append(np.concatenate(chunks))
             first, last = fragment_bounds(heard, 4, k)
             np.testing.assert_array_equal(pieces[-1], whole[first:last])
-            assert audio_io.duration_seconds(item.refs[0]) == pytest.approx(heard / 16000 / 4)
+            assert decoding.duration_seconds(item.refs[0]) == pytest.approx(heard / 16000 / 4)
         np.testing.assert_array_equal(np.concatenate(pieces), whole[:heard])  # nothing outside, nothing lost

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import tone, write_audiobench
 
-from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio import decoding
 from lm_eval_audio.tasks.audiobench import data as audiobench
 from lm_eval_audio.tasks.audiobench.templates import POOLS, SOURCES, TOOLKIT_TEMPLATES
 from lm_eval_audio.tasks.audiobench import utils
@@ -34,7 +34,7 @@ def test_published_layouts_load_in_row_order_and_decode_without_torchcodec(tmp_p
     for doc, row in zip(docs, rows):
         assert doc["audio_seconds"] == pytest.approx(len(row["audio"]) / 16000)
         (ref,) = utils.doc_to_audio(doc)
-        samples = audio_io.load(ref, 16000)
+        samples = decoding.load(ref, 16000)
         # FLAC is 16-bit: equal to the written samples within one quantization step
         np.testing.assert_allclose(samples, row["audio"], atol=2 / 32768)
     assert docs[0]["other_attributes"] == '{"id": "0"}'
@@ -54,14 +54,14 @@ def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
 
 
 def test_a_cells_digest_is_its_content_and_is_hashed_once_for_all_its_chunks(tmp_path, monkeypatch):
-    from lm_eval_audio.audio import tables as table_audio
+    from lm_eval_audio.audio import tables
     from lm_eval_audio.audio.refs import content_digest
 
     write_audiobench(tmp_path, "earnings22_test", [{"audio": tone(70.0), "instruction": "x", "answer": "talk"}])
     chunks = [utils.doc_to_audio(d)[0] for d in _load(tmp_path, "earnings22_test")]
-    resolved = [table_audio.resolve(ref) for ref in chunks]
+    resolved = [tables.resolve(ref) for ref in chunks]
     reads = []
-    monkeypatch.setattr(table_audio, "resolve", lambda ref: reads.append(ref) or resolved[0])
+    monkeypatch.setattr(tables, "resolve", lambda ref: reads.append(ref) or resolved[0])
     digests = [content_digest(ref) for ref in chunks]
     assert len(set(digests)) == 3  # the slices differ
     assert digests == [content_digest(r) for r in resolved]  # the same as the bytes it holds
@@ -194,7 +194,7 @@ def test_long_recordings_are_cut_at_the_window_and_log_their_cut_points(tmp_path
     assert [d["answer"] for d in chunks] == ["the whole talk", "", ""]  # the reference rides on chunk 0
     assert len({d["instruction"] for d in chunks}) == 1  # one instruction per recording, as the toolkit
     (ref,) = utils.doc_to_audio(chunks[1])
-    np.testing.assert_allclose(audio_io.load(ref, 16000), long[30 * 16000 : 60 * 16000], atol=2 / 32768)
+    np.testing.assert_allclose(decoding.load(ref, 16000), long[30 * 16000 : 60 * 16000], atol=2 / 32768)
     short = [d for d in docs if d["row"] == 1]
     assert len(short) == 1 and short[0]["audio_start"] is None
 

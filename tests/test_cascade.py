@@ -49,9 +49,9 @@ def _request(context, refs, gen=GREEDY, doc_id=0):
 
 
 def test_bundled_whisper_transcribes_synthetic_speech_within_a_wer_bound(whisper, speech):
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
-    hyps = whisper.transcribe([audio_io.load(p, 16000) for p in speech])
+    hyps = whisper.transcribe([decoding.load(p, 16000) for p in speech])
     per_item = [wer.counts(ref, hyp) for ref, hyp in zip(SENTENCES, hyps)]
     total = sum(per_item[1:], per_item[0])
     # Whisper tiny.en on espeak-ng's robotic voice: 8 errors in 31 words and 2 sentences right on the development

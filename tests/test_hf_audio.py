@@ -352,11 +352,11 @@ def test_a_long_clip_shared_by_choices_is_decoded_and_counted_once(tiny_qwen2_au
     path = tmp_path / "long.wav"
     sf.write(path, tone(3.0), 16000)
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", max_audio_seconds=1, batch_size=4)
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
     calls = []
-    real_load = audio_io.load
-    monkeypatch.setattr(audio_io, "load", lambda ref, sr: calls.append(ref) or real_load(ref, sr))
+    real_load = decoding.load
+    monkeypatch.setattr(decoding, "load", lambda ref, sr: calls.append(ref) or real_load(ref, sr))
     model.loglikelihood([ll("<audio>Digit:", f" {w}", [str(path)]) for w in ("one", "two", "three", "four", "five")])
     assert len(calls) == 1
     assert len(model._long_clips["truncated"]) == 1

@@ -28,9 +28,9 @@ def speech_and_tone(tmp_path_factory):
 
 
 def _gained(path, rate, gain_db):
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
-    return audio_io.load(str(path), rate).astype(np.float64) * 10 ** (gain_db / 20)
+    return decoding.load(str(path), rate).astype(np.float64) * 10 ** (gain_db / 20)
 
 
 @pytest.mark.parametrize("relative_lu,offset", [(6.0, 0.75), (-12.0, -0.3), (0.0, 0.0), (20.0, 1.2), (-0.8, 0.1)])

@@ -97,9 +97,9 @@ def test_audio_url_form_mp3_and_table_cells(tmp_path, wav_file):
     samples, sr = _decoded(url_part)
     assert sr == 16000 and len(samples) == int(0.8 * 16000)
     assert mp3_part["input_audio"]["format"] == "mp3"
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
-    mp3 = audio_io.load({"bytes": base64.b64decode(mp3_part["input_audio"]["data"])}, 16000)
+    mp3 = decoding.load({"bytes": base64.b64decode(mp3_part["input_audio"]["data"])}, 16000)
     assert abs(len(mp3) - 16000) < 2000  # MP3 frames pad the ends
 
 

@@ -17,6 +17,7 @@ import dataclasses
 from lm_eval.api.model import LM
 
 from lm_eval_audio.audio.conditions import without_audio
+from lm_eval_audio.model_wrappers.request_parts import is_multimodal_part
 
 LABEL = "text_backbone"
 
@@ -25,7 +26,7 @@ def text_args(args: tuple) -> tuple:
     """A request's arguments without its audio: the context as ``audio=none`` leaves it, the other text
     arguments (a continuation, generation settings) as they are, and no multimodal dict."""
     context, *rest = args
-    rest = [a for a in rest if not (isinstance(a, dict) and ("audio" in a or "visual" in a))]
+    rest = [a for a in rest if not is_multimodal_part(a)]
     return (without_audio(context), *rest)
 
 

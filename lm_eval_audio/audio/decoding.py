@@ -97,9 +97,9 @@ def _check_complete(ref: dict, head: bytes, frames: int, sr: int) -> None:
 def _decode(ref: dict) -> tuple[np.ndarray, int]:
     """Samples as (frames, channels) float32, and their rate, of a whole, undamaged file."""
     if ref.get("table") is not None:
-        from lm_eval_audio.audio import tables as table_audio
+        from lm_eval_audio.audio import tables
 
-        ref = table_audio.resolve(ref)
+        ref = tables.resolve(ref)
     if ref.get("array") is not None:
         data = np.asarray(ref["array"], dtype=np.float32)
         sr = int(ref["sampling_rate"])
@@ -188,9 +188,9 @@ def _whole_seconds(ref: dict) -> float:
     if ref.get("seconds") is not None:
         return float(ref["seconds"]) - start
     if ref.get("table") is not None:
-        from lm_eval_audio.audio import tables as table_audio
+        from lm_eval_audio.audio import tables
 
-        ref = table_audio.resolve(ref)
+        ref = tables.resolve(ref)
     if ref.get("array") is not None:
         arr = np.asarray(ref["array"])
         frames = max(arr.shape) if arr.ndim == 2 else len(arr)

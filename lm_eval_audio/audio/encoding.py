@@ -38,9 +38,9 @@ def _as_is(ref: dict, fmt: str) -> bytes | None:
     if any(ref.get(key) is not None for key in ("start", "end", "array", "condition")):
         return None
     if ref.get("table") is not None:
-        from lm_eval_audio.audio import tables as table_audio
+        from lm_eval_audio.audio import tables
 
-        return _as_is(table_audio.resolve(ref), fmt)
+        return _as_is(tables.resolve(ref), fmt)
     if ref.get("bytes") is not None:
         data = bytes(ref["bytes"])
     else:
@@ -68,7 +68,7 @@ def _mp3(samples: np.ndarray, sr: int, where: str) -> bytes:
 
 def encode(ref, fmt: str = "wav") -> bytes:
     """The clip ``ref`` points at, as ``fmt`` file bytes. Raises AudioError naming the clip."""
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
     if fmt not in FORMATS:
         raise ValueError(f"audio format must be one of {FORMATS}, got {fmt!r}")
@@ -76,7 +76,7 @@ def encode(ref, fmt: str = "wav") -> bytes:
     data = _as_is(ref, fmt)
     if data is not None:
         return data
-    samples, sr = audio_io.load_native(ref)
+    samples, sr = decoding.load_native(ref)
     # 16-bit PCM clips out-of-range floats; scale a clip that exceeds full scale instead.
     peak = float(np.abs(samples).max())
     if peak > 1.0:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lm_eval_audio.audio import decoding as audio_io
+from lm_eval_audio.audio import decoding
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.audio.errors import AudioError
 
@@ -74,12 +74,12 @@ def mix(a, b, relative_lu: float, offset: float, sampling_rate: int | None = Non
     clips = []
     for role, ref in (("a", a), ("b", b)):
         try:
-            samples, sr = audio_io.load_native(ref)
+            samples, sr = decoding.load_native(ref)
         except AudioError as e:
             raise MixError(f"clip {role}: {e}") from None
         clips.append((role, ref, samples, sr))
     rate = int(sampling_rate or max(sr for *_, sr in clips))
-    decoded = {role: audio_io.resample(samples, sr, rate) for role, _, samples, sr in clips}
+    decoded = {role: decoding.resample(samples, sr, rate) for role, _, samples, sr in clips}
     names = {role: str(ref) for role, ref, *_ in clips}
     measured = {role: loudness(decoded[role], rate, f"clip {role} ({names[role]})") for role in decoded}
     gain_db = {"a": 0.0 if a_lufs is None else a_lufs - measured["a"]}

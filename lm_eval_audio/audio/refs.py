@@ -114,9 +114,9 @@ def _cell_content(ref: dict) -> bytes:
     key = (os.path.realpath(table), st.st_size, st.st_mtime_ns, int(ref["row"]), column)
     content = _cell_contents.get(key)
     if content is None:
-        from lm_eval_audio.audio import tables as table_audio
+        from lm_eval_audio.audio import tables
 
-        whole = table_audio.resolve({"table": table, "row": ref["row"], "column": column})
+        whole = tables.resolve({"table": table, "row": ref["row"], "column": column})
         if whole.get("bytes") is not None:
             content = b"bytes:" + hashlib.sha256(whole["bytes"]).digest()
         else:

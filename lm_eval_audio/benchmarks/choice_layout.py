@@ -127,6 +127,24 @@ def _note_once(kind: str, key: str, message: str, *args) -> None:
         log.warning(message, *args)
 
 
+class LeftOut:
+    """The items of one task that cannot be evaluated: each noted for the results (``invalid_items``) as it is
+    found, all named in one warning at the end."""
+
+    def __init__(self, eval_task: str, unit: str) -> None:
+        self.eval_task, self.unit, self.found = eval_task, unit, []
+
+    def add(self, index: int, item_id, problem: str) -> None:
+        self.found.append(f"id {item_id!r} ({self.unit} {index}): {problem}")
+        run_state.current().note("invalid_items", f"{self.eval_task}/{index}", problem)
+
+    def warn(self, path) -> None:
+        if self.found:
+            log.warning("%s: %d %s(s) of %s cannot be evaluated and are left out: %s%s", self.eval_task,
+                        len(self.found), self.unit, path, "; ".join(self.found[:10]),
+                        " ..." if len(self.found) > 10 else "")
+
+
 def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[dict]:
     """The documents of one lm-eval task: the items whose fields equal ``where`` (e.g. ``{"task": "sound"}``)."""
     path = meta_path(layout, root)
@@ -142,14 +160,13 @@ def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[
                        "%s: %d item(s) have a %s no task reads (%s; known: %s): no per-%s task evaluates them; "
                        "fix the metadata", path, sum(unknown.values()), field,
                        ", ".join(f"{v!r} ({n})" for v, n in unknown.most_common(5)), ", ".join(known), field)
-    docs, invalid, no_audio, off_choices = [], [], 0, 0
+    docs, invalid, no_audio, off_choices = [], LeftOut(eval_task, "item"), 0, 0
     for index, item in enumerate(items):
         if any(not isinstance(item, dict) or _one(item.get(k)) != v for k, v in where.items()):
             continue
         problem = _problem(layout, item)
         if problem:
-            invalid.append(f"id {item.get('id') if isinstance(item, dict) else None!r} (item {index}): {problem}")
-            state.note("invalid_items", f"{eval_task}/{index}", problem)
+            invalid.add(index, item.get("id") if isinstance(item, dict) else None, problem)
             continue
         if not layout.answers_withheld and item["answer"] not in item["choices"]:
             off_choices += 1  # MMAR-meta.json has 6: the official rule still scores them, so do we
@@ -174,9 +191,7 @@ def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[
             "sub_category": _one(item.get("sub-category")),
             "source": str(item.get("dataset", item.get("source"))),
         })
-    if invalid:
-        log.warning("%s: %d item(s) of %s cannot be evaluated and are left out: %s%s", eval_task, len(invalid), path,
-                    "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
+    invalid.warn(path)
     if off_choices:
         log.warning("%s: %d item(s) of %s have an answer that is none of their choices (noted as "
                     "answer_not_in_choices); they are scored as the official script scores them", eval_task,
@@ -209,6 +224,14 @@ def doc_to_audio(doc: dict) -> list:
     if doc["audio_problem"]:
         return [{"path": path, "unavailable": doc["audio_problem"]} for path in doc["audio"]]
     return list(doc["audio"])
+
+
+def load_dataset(layout: Layout, where: dict | None, sample: bool, metadata: dict):
+    """A task's documents as lm-eval's ``custom_dataset``: the items whose fields equal ``where``, from the bundled
+    sample or from the folder the metadata or environment names."""
+    root = sample_root(layout) if sample else data_root(layout, metadata)
+    where = dict(where or {})
+    return dataset(load_items(layout, root, where, label(layout, where)))
 
 
 def dataset(docs: list[dict]):

@@ -36,6 +36,13 @@ def as_bool(who: str, name: str, value) -> bool:
     raise ModelArgsError(f"{who}: {name} must be true or false, got {value!r}")
 
 
+def one_of(who: str, name: str, value, choices):
+    """``value``, which must be one of ``choices``."""
+    if value not in choices:
+        raise ModelArgsError(f"{who}: {name} must be one of {choices}, got {value!r}")
+    return value
+
+
 def number(who: str, name: str, value, kind=int, minimum: float = 1):
     """``value`` as ``kind``, at least ``minimum``."""
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lm_eval_audio.analysis import stats
-from lm_eval_audio.analysis.report import cell as _cell
+from lm_eval_audio.analysis.report import cell
 from lm_eval_audio.analysis.run_results import ResultsError, item_value
 from lm_eval_audio.tasks.airbench.data import CHAT_CATEGORIES, FOUNDATION_CATEGORIES, SYNTHETIC_SAMPLE_DATASET, folder_of
 
@@ -158,8 +158,8 @@ def markdown(air: dict, synthetic: list[str]) -> list[str]:
         for name, e in air.items():
             f = e.get("foundation", {})
             c = e.get("chat", {})
-            lines.append(f"| {name} | " + " | ".join(_cell(f.get(col), 100) for col in f_cols) + " | "
-                         + " | ".join(_cell(c.get(col), 1, 2) for col in c_cols) + " |")
+            lines.append(f"| {name} | " + " | ".join(cell(f.get(col), 100) for col in f_cols) + " | "
+                         + " | ".join(cell(c.get(col), 1, 2) for col in c_cols) + " |")
         metrics = {e["foundation_metric"] for e in air.values() if e.get("foundation_metric")}
         if metrics:
             lines += ["", "Foundation metric: " + ", ".join(sorted(metrics))
@@ -173,14 +173,14 @@ def markdown(air: dict, synthetic: list[str]) -> list[str]:
                       "| task | category | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
             for t in tasks:
                 lines.append(f"| {t} | {_FOUNDATION_TASK[t]} | "
-                             + " | ".join(_cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
+                             + " | ".join(cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
             folders = sorted({f for e in air.values() for f in e.get("foundation_folders", {})})
             lines += ["", f"## {benchmark}: foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
                       "", "A task pools its folders (datasets); the official script prints each. n = documents scored.",
                       "", "| folder | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
             for f in folders:
                 cells = [air[n].get("foundation_folders", {}).get(f) for n in names]
-                lines.append(f"| {f} | " + " | ".join(f"{_cell(c, 100)} (n={c['n']})" if c else "–" for c in cells)
+                lines.append(f"| {f} | " + " | ".join(f"{cell(c, 100)} (n={c['n']})" if c else "–" for c in cells)
                              + " |")
     return lines
 

@@ -8,12 +8,12 @@ connects them to lm-eval's task fields.
 from __future__ import annotations
 
 import logging
-import math
 
 from lm_eval_audio.judges import task_judge
+from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.airbench import data, judges
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
-from lm_eval_audio.metrics.stderr import mean_stderr
+from lm_eval_audio.metrics.stderr import proportion_stderr
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.airbench")
@@ -110,10 +110,6 @@ def process_chat(doc, results):
 
 # Standard errors are None (lm-eval prints N/A) below two items: lm-eval's pooled group
 # stderr divides by the summed (n - 1).
-def _proportion_stderr(p: float, n: int) -> float | None:
-    return math.sqrt(p * (1 - p) / (n - 1)) if n > 1 else None
-
-
 def _report_by_folder(metric: str, scores: list[tuple[str, float | None]]) -> None:
     """The metric per audio folder, as score_foundation.py prints it, into the results JSON
     (``lm_eval_audio_data.airbench_folder_accuracy.<task>.<metric>``)."""
@@ -132,7 +128,7 @@ def _official_accuracy(metric: str, scored: list[tuple[str, float | None]], none
         none_scored()
         return float("nan")
     acc = sum(kept) / len(kept)
-    run_state.current().report_stderr(metric, _proportion_stderr(acc, len(kept)))
+    run_state.current().report_stderr(metric, proportion_stderr(acc, len(kept)))
     return acc
 
 
@@ -165,7 +161,7 @@ def gpt_align(items):
     run_state.current().report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
     _report_by_folder("gpt_align", [(i["folder"], float(i["doc_id"] in right)) for i in items])
     acc = len(right) / len(items)
-    run_state.current().report_stderr("gpt_align", _proportion_stderr(acc, len(items)))
+    run_state.current().report_stderr("gpt_align", proportion_stderr(acc, len(items)))
     return acc
 
 
@@ -194,16 +190,7 @@ def _chat_verdicts(items):
 
 
 def _chat_mean(metric: str, items, value):
-    judged, verdicts = _chat_verdicts(items)
-    run_state.current().report_item_scores(
-        metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
-    scored = [v for v in verdicts if v is not None]
-    if not scored:
-        log.warning("%s: no item could be judged; %s is NaN", run_state.current().task, metric)
-        return float("nan")
-    values = [value(v) for v in scored]
-    run_state.current().report_stderr(metric, mean_stderr(values))
-    return sum(values) / len(values)
+    return judged_mean(metric, *_chat_verdicts(items), value, "item")
 
 
 def score(items):

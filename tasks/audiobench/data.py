@@ -228,10 +228,10 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
     (no copy of the bytes), so loading holds a few clips at a time, not the dataset."""
     import pyarrow.parquet as pq
 
-    from lm_eval_audio.audio import tables as table_audio
+    from lm_eval_audio.audio import tables
 
-    if table_audio.is_arrow(str(path)):
-        table = table_audio.arrow_table(str(path))
+    if tables.is_arrow(str(path)):
+        table = tables.arrow_table(str(path))
         names = table.column_names
     else:
         parquet = pq.ParquetFile(path)
@@ -243,7 +243,7 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
             f"(it has {', '.join(names)}); download AudioLLMs/{dataset.repo} again"
         )
     text_cols = needed + (["other_attributes"] if "other_attributes" in names else [])
-    if table_audio.is_arrow(str(path)):
+    if tables.is_arrow(str(path)):
         batches = table.select(text_cols + ["context"]).to_batches(max_chunksize=8)
     else:
         batches = parquet.iter_batches(batch_size=8, columns=text_cols + ["context"])
@@ -272,15 +272,15 @@ def _audio_info(buffer) -> tuple[float | None, str]:
     import pyarrow as pa
     import soundfile as sf
 
-    from lm_eval_audio.audio import decoding as audio_io
+    from lm_eval_audio.audio import decoding
 
     try:
         info = sf.info(pa.BufferReader(buffer))
         frames, rate = info.frames, info.samplerate
     except Exception:
         try:
-            samples = audio_io.load({"bytes": buffer.to_pybytes()}, 16000)
-        except audio_io.AudioError as e:
+            samples = decoding.load({"bytes": buffer.to_pybytes()}, 16000)
+        except decoding.AudioError as e:
             return None, f"undecodable audio ({e})"
         frames, rate = len(samples), 16000
     if frames == 0:

@@ -16,9 +16,7 @@ from lm_eval_audio.tasks.mmar.data import LAYOUT
 
 
 def load(where=None, sample=False, **metadata):
-    root = choice_layout.sample_root(LAYOUT) if sample else choice_layout.data_root(LAYOUT, metadata)
-    where = dict(where or {})
-    return choice_layout.dataset(choice_layout.load_items(LAYOUT, root, where, choice_layout.label(LAYOUT, where)))
+    return choice_layout.load_dataset(LAYOUT, where, sample, metadata)
 
 
 def prompt(doc):

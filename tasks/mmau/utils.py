@@ -17,10 +17,7 @@ from lm_eval_audio.tasks.mmau import data, submissions
 
 
 def load(split="test-mini", where=None, sample=False, **metadata):
-    layout = data.TEST if split == "test" else data.TEST_MINI
-    root = choice_layout.sample_root(layout) if sample else choice_layout.data_root(layout, metadata)
-    where = dict(where or {})
-    return choice_layout.dataset(choice_layout.load_items(layout, root, where, choice_layout.label(layout, where)))
+    return choice_layout.load_dataset(data.TEST if split == "test" else data.TEST_MINI, where, sample, metadata)
 
 
 def prompt(doc):

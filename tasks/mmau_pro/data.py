@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from lm_eval_audio.benchmarks import choice_layout
-from lm_eval_audio.benchmarks.choice_layout import Layout, LayoutDataError, TaskDataAbsent
+from lm_eval_audio.benchmarks.choice_layout import Layout, LayoutDataError, LeftOut, TaskDataAbsent
 from lm_eval_audio.storage import run_state
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -143,14 +143,13 @@ def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "
         log.warning("%s: %d row(s) have a category no task reads (%s) and are evaluated by no task; known: %s",
                     root / META_FILE, sum(unknown.values()), ", ".join(f"{c!r} ({n})" for c, n in unknown.items()),
                     ", ".join(CATEGORIES))
-    docs, invalid, no_audio = [], [], 0
+    docs, invalid, no_audio = [], LeftOut(eval_task, "row"), 0
     for index, row in enumerate(rows):
         if row.get("category") not in categories:
             continue
         problem = _problem(row)
         if problem:
-            invalid.append(f"id {row.get('id')!r} (row {index}): {problem}")
-            state.note("invalid_items", f"{eval_task}/{index}", problem)
+            invalid.add(index, row.get("id"), problem)
             continue
         paths = _clips(row)
         audio = [str(root / p) for p in (paths[:1] if clips == "first" else paths)]
@@ -179,9 +178,7 @@ def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "
             "audio": audio,
             "audio_problem": problem,
         })
-    if invalid:
-        log.warning("%s: %d row(s) of %s cannot be evaluated and are left out: %s%s", eval_task, len(invalid),
-                    root / META_FILE, "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
+    invalid.warn(root / META_FILE)
     if not docs:
         state.note("absent_tasks", eval_task, f"{root / META_FILE} has no usable rows of {', '.join(categories)}")
         raise TaskDataAbsent(f"{eval_task}: {root / META_FILE} has no usable rows of category "

@@ -26,6 +26,7 @@ import json
 import logging
 
 from lm_eval_audio.judges import choice_scoring, task_judge
+from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.mmau_pro import embedding_match, instructions, judges
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.storage import run_state
@@ -116,15 +117,7 @@ def _open_verdicts(items: list[dict]) -> tuple[list[dict], list[dict | None]]:
 
 
 def _open_mean(metric: str, items: list[dict], value) -> float:
-    judged, verdicts = _open_verdicts(items)
-    state = run_state.current()
-    state.report_item_scores(metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
-    values = [value(v) for v in verdicts if v is not None]
-    if not values:
-        log.warning("%s: no open answer could be judged; %s is NaN", state.task, metric)
-        return float("nan")
-    state.report_stderr(metric, mean_stderr(values))
-    return sum(values) / len(values)
+    return judged_mean(metric, *_open_verdicts(items), value, "open answer")
 
 
 def open_performance(items):
