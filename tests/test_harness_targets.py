@@ -47,6 +47,31 @@ def test_the_check_names_a_parameter_that_changed():
         "lm_eval.tasks.manager.TaskManager.__init__ no longer takes include_path"]
 
 
+def test_every_text_and_position_a_patch_relies_on_is_checked():
+    """Couplings that are no attribute (a log line, error messages, an attribute set in __init__, a positional
+    parameter) are checked too, and a change to one is named."""
+    import lm_eval.tasks._factory as factory
+
+    checked = {text for entries in targets.TEXTS.values() for _, _, text in entries}
+    assert {targets.LOG_OVERRIDE, targets.UNKNOWN_SPEC, targets.TASKS_NOT_FOUND, targets.NOT_MULTIMODAL,
+            "self.dbdict = ", "self.date_id = "} <= checked
+
+    def _build_group_members(self, members, name, *rest):  # group_name renamed
+        pass
+
+    fake = types.SimpleNamespace(TaskFactory=types.SimpleNamespace(build=factory.TaskFactory.build,
+                                                                   _build_group_members=_build_group_members))
+    assert targets.problems("lm_eval.tasks._factory", fake) == [
+        "lm_eval.tasks._factory.TaskFactory._build_group_members no longer takes group_name in position 2"]
+
+
+def test_a_changed_message_is_named(monkeypatch):
+    monkeypatch.setattr(targets, "_source", lambda name: "no such wording here")
+    problems = targets.problems("lm_eval.evaluator", importlib.import_module("lm_eval.evaluator"))
+    assert problems == ["lm_eval.evaluator no longer says 'which require multimodal input', which the "
+                        "audio-task-on-a-text-model message (cli_patches) relies on"]
+
+
 def test_the_supported_lm_eval_range_is_the_declared_one():
     config = configparser.ConfigParser()
     config.read(REPO / "setup.cfg")
@@ -91,6 +116,30 @@ def test_a_changed_target_disables_the_plugin_and_lm_eval_keeps_working():
     assert len(warnings) == 1, proc.stderr[-3000:]
     assert "lm_eval.api.model.hash_args is missing" in warnings[0]
     assert "supports lm-eval>=0.4.13,<0.4.14" in warnings[0]
+
+
+# An evaluator target missing (simple_evaluate renamed): lm_eval.evaluator loads after lm-eval's registry, where
+# our models were registered already; they must leave it, and our tasks stay out of a new TaskManager.
+EVALUATOR_TARGET_MISSING = RENAMED_TARGET.replace('"api" / "model.py"', '"evaluator.py"').replace(
+    'name == "lm_eval.api.model"', 'name == "lm_eval.evaluator"').replace(
+    'replace("hash_args", "hash_args_v2")', 'replace("def simple_evaluate(", "def simple_evaluate_v2(")').replace(
+    """results = lm_eval.evaluator.simple_evaluate(
+    model="dummy", tasks=["tiny_arc"], limit=2,
+    task_manager=TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False))
+print("RESULTS", sorted(results["results"]))
+""", """print("OUR TASKS LISTED", "airbench_sample" in TaskManager(include_defaults=False).all_tasks)
+""")
+
+
+def test_a_missing_evaluator_target_takes_our_models_and_tasks_out_of_lm_eval():
+    assert "simple_evaluate_v2" in EVALUATOR_TARGET_MISSING and "OUR TASKS LISTED" in EVALUATOR_TARGET_MISSING
+    proc = subprocess.run([sys.executable, "-c", EVALUATOR_TARGET_MISSING], cwd=REPO, capture_output=True,
+                          text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1",
+                                                       "HF_DATASETS_OFFLINE": "1", "HOME": str(Path.home())})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "OURS REGISTERED False" in proc.stdout and "OUR TASKS LISTED False" in proc.stdout, proc.stdout
+    warnings = [line for line in proc.stderr.splitlines() if "lm-eval-audio is disabled" in line]
+    assert len(warnings) == 1 and "lm_eval.evaluator.simple_evaluate is missing" in warnings[0], proc.stderr[-3000:]
 
 
 def test_a_task_of_ours_with_the_name_of_one_of_lm_evals_stops(tmp_path, monkeypatch):

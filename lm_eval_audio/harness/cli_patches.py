@@ -9,6 +9,7 @@ import re
 import sys
 
 from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness import targets
 from lm_eval_audio.harness.wrapping import wrap
 
 
@@ -56,12 +57,12 @@ def user_error_message(e: BaseException) -> str | None:
         return str(e)
     text = str(e)
     # lm-eval 0.4.13's own messages for the two commonest mistakes, with what to do instead
-    unknown = re.search(r"Spec '(.+?)' is not a registered task/group/tag name", text)
+    unknown = re.search(r"Spec '(.+?)' " + re.escape(targets.UNKNOWN_SPEC), text)
     if isinstance(e, KeyError) and unknown:
         return _unknown_tasks_message([unknown.group(1)])
-    if isinstance(e, ValueError) and text.startswith("Tasks not found: "):
-        return _unknown_tasks_message(text.removeprefix("Tasks not found: ").split(", "))
-    multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) which require multimodal input", text)
+    if isinstance(e, ValueError) and text.startswith(targets.TASKS_NOT_FOUND):
+        return _unknown_tasks_message(text.removeprefix(targets.TASKS_NOT_FOUND).split(", "))
+    multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) " + re.escape(targets.NOT_MULTIMODAL), text)
     if isinstance(e, ValueError) and multimodal:
         return (f"tasks {multimodal.group(1)} carry audio, and --model {_argv_value('--model') or '?'} reads text only: "
                 "use --model hf-audio (a transformers audio LM), cascade (ASR, then a text LLM) or openai-audio "

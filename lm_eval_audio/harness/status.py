@@ -13,17 +13,29 @@ import sys
 SUPPORTED_LM_EVAL = ">=0.4.13,<0.4.14"
 
 _disabled: list[str] = []  # why the plugin stepped aside (empty: active)
+_undo: list = []  # what to take back from lm-eval when the plugin steps aside (our models from its registry)
 
 
 def active() -> bool:
     return not _disabled
 
 
+def on_disable(undo) -> None:
+    """Call ``undo()`` when the plugin steps aside (at once if it has): for what a patch put into lm-eval beyond
+    wrapping a function, which a wrapper cannot take back by stepping aside."""
+    if _disabled:
+        undo()
+    else:
+        _undo.append(undo)
+
+
 def disable(reason: str) -> None:
-    """Step aside for the rest of the process, with one warning."""
+    """Step aside for the rest of the process, with one warning; our models leave lm-eval's registry."""
     if _disabled:
         return
     _disabled.append(reason)
+    while _undo:
+        _undo.pop()()
     import logging
 
     version = getattr(sys.modules.get("lm_eval"), "__version__", "unknown")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 
+from lm_eval_audio.harness import status, targets
 from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.model_wrappers.registry import MODELS
 from lm_eval_audio.storage import run_state
@@ -26,9 +27,14 @@ class TaskNameClash(RuntimeError):
 def on_registry(module) -> None:
     import lm_eval.models  # noqa: F401  (registers the built-ins first; see module doc)
 
-    for name, target in MODELS.items():
-        if name not in module.model_registry:
-            module.model_registry.register(name, target=target)
+    registry = module.model_registry
+    ours = [name for name in MODELS if name not in registry]
+    for name in ours:
+        registry.register(name, target=MODELS[name])
+    # A target checked later (lm_eval.evaluator loads after the registry) may still disable the plugin: then
+    # our models are absent from lm-eval's registry, not only announced as off. The registry has no public
+    # removal; its private store is a checked target (harness/targets.py).
+    status.on_disable(lambda: [registry._objs.pop(name, None) for name in ours])
 
 
 # --- lm_eval.tasks.manager --------------------------------------------------------------
@@ -42,7 +48,7 @@ class _Overrides(logging.Filter):
         self.seen: list[tuple] = []
 
     def filter(self, record):
-        if record.getMessage().startswith("Task '") and "overrides existing task" in record.getMessage():
+        if record.getMessage().startswith("Task '") and targets.LOG_OVERRIDE in record.getMessage():
             self.seen.append(tuple(record.args or ()))
         return True
 
