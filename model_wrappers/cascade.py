@@ -18,7 +18,10 @@ how much of it the words alone carry; the gap to an audio LM is what the audio a
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import logging
+import os
 import re
 
 from lm_eval.api.instance import Instance
@@ -26,11 +29,12 @@ from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio.audio import decoding
 from lm_eval_audio.audio import conditions
+from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.storage import bundled_models, run_state
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.endpoints import model_args
-from lm_eval_audio.model_wrappers import registry, transcription
+from lm_eval_audio.model_wrappers import transcription
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, count_markers, encode_chat_context
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, split_request
@@ -54,6 +58,101 @@ def _transcript_text(texts: list[str]) -> str:
     if len(quoted) == 1:
         return quoted[0]
     return "\n".join(f"Clip {i + 1}: {t}" for i, t in enumerate(quoted))
+
+
+def llm_label(llm_model: str | None) -> str:
+    """The LLM's name in messages, the results and the results folder."""
+    if llm_model in (None, bundled_models.SMOLLM2):
+        return "SmolLM2-135M-Instruct"
+    return os.path.basename(os.path.normpath(str(llm_model)))
+
+
+def _template(text: str | None, path: str | None) -> str:
+    if text and path:
+        raise ValueError(f"{WHO}: give prompt_template or prompt_template_file, not both")
+    if path:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    text = text if text is not None else DEFAULT_PROMPT
+    if "{transcript}" not in text or "{question}" not in text:
+        raise ValueError(
+            f"{WHO}: the prompt template{' in ' + path if path else ''} needs both {{transcript}} and {{question}}; "
+            f"got {text[:120]!r}"
+        )
+    return text
+
+
+@dataclasses.dataclass(frozen=True)
+class CascadeSettings:
+    """cascade's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these. The LLM's
+    own settings (max_new_tokens, dtype, the endpoint's numbers) are checked by the wrapper that runs it."""
+
+    asr: str
+    asr_model: str | None
+    asr_language: str | None
+    asr_beam_size: int
+    asr_device: str
+    llm: str
+    llm_model: str | None  # None: the bundled SmolLM2
+    gguf_file: str | None
+    llm_base_url: str | None
+    llm_api_key_env: str | None
+    num_concurrent: int | None
+    max_retries: int | None
+    timeout: float | None
+    template: str  # prompt_template, or prompt_template_file's text, or DEFAULT_PROMPT
+    system_prompt: str | None
+    max_new_tokens: int
+    dtype: str
+    transcript_cache: str | None
+    audio: AudioCondition
+    batch_size: int | str
+    max_batch_size: int | None
+    device: str | None
+
+    @classmethod
+    def read(cls, given: dict, init) -> CascadeSettings:
+        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
+        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
+        an unknown name, or a value of the wrong type, outside its choices, or that does not go with the others."""
+        model_args.refuse_unknown(WHO, given, init)
+        # Applied before recognition: audio=none gives the LLM the task's text alone.
+        audio = conditions.parse(given["audio"], WHO)
+        llm, llm_model, gguf_file = given["llm"], given["llm_model"], given["gguf_file"]
+        model_args.one_of(WHO, "llm", llm, LLM_BACKENDS)
+        endpoint = ("llm_base_url", "llm_api_key_env", "num_concurrent", "max_retries", "timeout")
+        named = sorted(k for k in endpoint if given[k] is not None)
+        if llm == "transformers" and named:
+            raise ValueError(f"{WHO}: {', '.join(named)} are for llm=openai (an endpoint); add llm=openai, or drop "
+                             "them to run the LLM locally")
+        if llm == "openai" and (gguf_file or not llm_model):
+            raise ValueError(f"{WHO}: llm=openai needs llm_model= (the served model's name) and takes no gguf_file")
+        if gguf_file and llm_model in (None, bundled_models.SMOLLM2):
+            raise ValueError(f"{WHO}: gguf_file= names a file inside llm_model=; give the folder holding it as llm_model")
+        template = _template(given["prompt_template"], given["prompt_template_file"])
+        model_args.one_of(WHO, "asr", given["asr"], transcription.BACKENDS)
+        if given["asr"] == "transformers" and not given["asr_model"]:
+            raise ValueError(f"{WHO}: asr=transformers needs asr_model= (a Whisper checkpoint folder or hub id)")
+        return cls(
+            asr=given["asr"], asr_model=given["asr_model"], asr_language=given["asr_language"],
+            asr_beam_size=model_args.number(WHO, "asr_beam_size", given["asr_beam_size"]),
+            asr_device=given["asr_device"], llm=llm, llm_model=llm_model, gguf_file=gguf_file,
+            **{k: given[k] for k in endpoint}, template=template, system_prompt=given["system_prompt"],
+            max_new_tokens=given["max_new_tokens"], dtype=given["dtype"], transcript_cache=given["transcript_cache"],
+            audio=audio, batch_size=given["batch_size"], max_batch_size=given["max_batch_size"],
+            device=given["device"],
+        )
+
+    @property
+    def llm_name(self) -> str:
+        return llm_label(self.llm_model)
+
+    @property
+    def results_name(self) -> str:
+        """``cascade__<asr>__<llm>``: lm-eval would name the folder after the first "model=" it finds, asr_model's
+        value, or with no arguments pick one at random."""
+        asr = os.path.basename(os.path.normpath(str(self.asr_model))) if self.asr_model else bundled_models.WHISPER_TINY_EN
+        return f"cascade__{asr}__{self.llm_name}"
 
 
 class CascadeLM(LM):
@@ -87,66 +186,57 @@ class CascadeLM(LM):
         **unknown,
     ) -> None:
         super().__init__()
-        model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), llm_api_key_env)
-        # Applied before recognition: audio=none gives the LLM the task's text alone.
-        self.audio_condition = conditions.parse(audio, WHO)
-        model_args.one_of(WHO, "llm", llm, LLM_BACKENDS)
-        endpoint_args = {"llm_base_url": llm_base_url, "llm_api_key_env": llm_api_key_env,
-                         "num_concurrent": num_concurrent, "max_retries": max_retries, "timeout": timeout}
-        given = sorted(k for k, v in endpoint_args.items() if v is not None)
-        if llm == "transformers" and given:
-            raise ValueError(f"{WHO}: {', '.join(given)} are for llm=openai (an endpoint); add llm=openai, or drop them "
-                             "to run the LLM locally")
-        if llm == "openai" and (gguf_file or not llm_model):
-            raise ValueError(f"{WHO}: llm=openai needs llm_model= (the served model's name) and takes no gguf_file")
-        if gguf_file and llm_model in (None, bundled_models.SMOLLM2):
-            raise ValueError(f"{WHO}: gguf_file= names a file inside llm_model=; give the folder holding it as llm_model")
-        self.template = self._template(prompt_template, prompt_template_file)
-        self.transcriber = transcription.make(
-            asr, asr_model, asr_language, model_args.number(WHO, "asr_beam_size", asr_beam_size), asr_device
-        )
-        self.transcripts = transcription.TranscriptCache(self.transcriber, transcript_cache)
-        self.llm_name = registry.llm_label(llm_model)
-        if llm == "transformers":
+        self.settings = settings = CascadeSettings.read(model_args.received(locals()), type(self).__init__)
+        self.template = settings.template
+        self.transcriber = transcription.make(settings.asr, settings.asr_model, settings.asr_language,
+                                              settings.asr_beam_size, settings.asr_device)
+        self.transcripts = transcription.TranscriptCache(self.transcriber, settings.transcript_cache)
+        self.llm_name = settings.llm_name
+        if settings.llm == "transformers":
             from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
+            llm_model = settings.llm_model
             if llm_model in (None, bundled_models.SMOLLM2):
                 llm_model = bundled_models.smollm2_folder()
             self.llm = HFAudioLM(
-                pretrained=llm_model, gguf_file=gguf_file, dtype=dtype, device=device, system_prompt=system_prompt,
-                max_new_tokens=max_new_tokens, batch_size=batch_size, max_batch_size=max_batch_size,
+                pretrained=llm_model, gguf_file=settings.gguf_file, dtype=settings.dtype, device=settings.device,
+                system_prompt=settings.system_prompt, max_new_tokens=settings.max_new_tokens,
+                batch_size=settings.batch_size, max_batch_size=settings.max_batch_size,
             )
         else:
             from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
-            optional = {"num_concurrent": num_concurrent, "max_retries": max_retries, "timeout": timeout,
-                        "api_key_env": llm_api_key_env}
+            optional = {"num_concurrent": settings.num_concurrent, "max_retries": settings.max_retries,
+                        "timeout": settings.timeout, "api_key_env": settings.llm_api_key_env}
             try:
-                self.llm = OpenAIAudioLM(model=llm_model, base_url=llm_base_url, max_tokens=max_new_tokens,
-                                         system_prompt=system_prompt,
+                self.llm = OpenAIAudioLM(model=settings.llm_model, base_url=settings.llm_base_url,
+                                         max_tokens=settings.max_new_tokens, system_prompt=settings.system_prompt,
                                          **{k: v for k, v in optional.items() if v is not None})
             except (ValueError, TypeError, chat_api.EndpointError) as e:
                 # The endpoint wrapper names its own arguments (model=, base_url=); here they are llm_*.
                 raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
         self.llm.progress_label = f"{WHO}: {self.llm_name} answers"  # the bars say which model runs
         self.batch_sizes = getattr(self.llm, "batch_sizes", {})
-        log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name, llm,
-                 self.llm_name, self.transcripts.path)
+        log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name,
+                 settings.llm, self.llm_name, self.transcripts.path)
 
-    @staticmethod
-    def _template(text: str | None, path: str | None) -> str:
-        if text and path:
-            raise ValueError(f"{WHO}: give prompt_template or prompt_template_file, not both")
-        if path:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        text = text if text is not None else DEFAULT_PROMPT
-        if "{transcript}" not in text or "{question}" not in text:
-            raise ValueError(
-                f"{WHO}: the prompt template{' in ' + path if path else ''} needs both {{transcript}} and {{question}}; "
-                f"got {text[:120]!r}"
-            )
-        return text
+    @property
+    def results_name(self) -> str:
+        """The results folder's name (registry.results_folder_name): ``cascade__<asr>__<llm>``."""
+        return self.settings.results_name
+
+    @property
+    def audio_condition(self) -> AudioCondition:
+        """What the recognizer hears (``audio=``), as read once from ``--model_args``."""
+        return self.settings.audio
+
+    def under(self, condition: AudioCondition) -> CascadeLM:
+        """This cascade under another ``audio=`` condition: a copy sharing the recognizer, the transcript cache and
+        the LLM; ``self`` is left unchanged."""
+        other = copy.copy(self)
+        other.settings = dataclasses.replace(self.settings, audio=condition)
+        other.cache_hook = CacheHook(None)
+        return other
 
     # --- lm-eval's interface -----------------------------------------------------------
 

@@ -14,16 +14,19 @@ tokens are really there.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import logging
 import os
 from collections import OrderedDict
 
-from lm_eval.api.model import LM
+from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio.audio import conditions
+from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import as_bool, one_of, refuse_unknown
+from lm_eval_audio.endpoints.model_args import as_bool, one_of, received, refuse_unknown
 from lm_eval_audio.model_wrappers import failed_requests, families, family_adapters
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -35,11 +38,75 @@ from lm_eval_audio.model_wrappers.request_parts import RequestParts, cut_at_stop
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
+WHO = "hf-audio"
 _LONG_AUDIO_POLICIES = ("truncate", "chunk")
 
 
 def _heaviest_first(groups: list[list[RequestParts]]) -> list[list[RequestParts]]:
     return sorted(groups, key=lambda g: (-g[0].seconds, -len(g[0].context)))
+
+
+@dataclasses.dataclass(frozen=True)
+class HFAudioSettings:
+    """hf-audio's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these."""
+
+    pretrained: str
+    dtype: str
+    device: str | None  # as asked; the wrapper picks cpu where CUDA is missing
+    device_map: str | None
+    trust_remote_code: bool
+    attn_implementation: str | None
+    revision: str | None
+    gguf_file: str | None
+    max_new_tokens: int
+    system_prompt: str | None  # None: the family adapter's default
+    chat_template: bool
+    audio_prompt: str | None  # None: the processor's audio token
+    max_audio_seconds: float | None  # None: the processor's own window
+    long_audio: str
+    batch_size: int | None  # None: found by the auto search (batch_size=auto)
+    max_batch_size: int
+    max_length: int | None
+    audio: AudioCondition
+    family: str | None
+    generation_config: str
+
+    @classmethod
+    def read(cls, given: dict, init) -> HFAudioSettings:
+        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
+        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
+        an unknown name, or a value of the wrong type or outside its choices."""
+        # parallelize= is set by some lm-eval front ends; device_map covers it.
+        refuse_unknown(WHO, given, init, ignored=("parallelize",))
+        audio = conditions.parse(given["audio"], WHO)
+        one_of(WHO, "long_audio", given["long_audio"], _LONG_AUDIO_POLICIES)
+        max_audio_seconds = given["max_audio_seconds"]
+        if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
+            raise ValueError(
+                f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
+                "(leave it out to use the processor's own window)"
+            )
+        one_of(WHO, "generation_config", given["generation_config"], greedy.CHOICES)
+        chat_template = as_bool(WHO, "chat_template", given["chat_template"])
+        trust_remote_code = as_bool(WHO, "trust_remote_code", given["trust_remote_code"])
+        dtype = given["dtype"]
+        if dtype != "auto":
+            import torch
+
+            if not isinstance(getattr(torch, str(dtype), None), torch.dtype):
+                raise ValueError(f"hf-audio: dtype={dtype!r} is not a torch dtype; use auto, float32, bfloat16 or float16")
+        batch_size, max_length = given["batch_size"], given["max_length"]
+        return cls(
+            pretrained=given["pretrained"], dtype=dtype, device=given["device"], device_map=given["device_map"],
+            trust_remote_code=trust_remote_code, attn_implementation=given["attn_implementation"],
+            revision=given["revision"], gguf_file=given["gguf_file"], max_new_tokens=int(given["max_new_tokens"]),
+            system_prompt=given["system_prompt"], chat_template=chat_template, audio_prompt=given["audio_prompt"],
+            max_audio_seconds=float(max_audio_seconds) if max_audio_seconds else None,
+            long_audio=given["long_audio"],
+            batch_size=None if str(batch_size).startswith("auto") else int(batch_size),
+            max_batch_size=int(given["max_batch_size"] or 64), max_length=int(max_length) if max_length else None,
+            audio=audio, family=given["family"], generation_config=given["generation_config"],
+        )
 
 
 class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
@@ -72,27 +139,14 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         **unknown,
     ) -> None:
         super().__init__()
-        unknown.pop("parallelize", None)  # set by some lm-eval front ends; device_map covers it
-        refuse_unknown("hf-audio", unknown, HFAudioLM.__init__, locals())
-        self.audio_condition = conditions.parse(audio, "hf-audio")
-        one_of("hf-audio", "long_audio", long_audio, _LONG_AUDIO_POLICIES)
-        if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
-            raise ValueError(
-                f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
-                "(leave it out to use the processor's own window)"
-            )
-        one_of("hf-audio", "generation_config", generation_config, greedy.CHOICES)
-        chat_template = as_bool("hf-audio", "chat_template", chat_template)
-        trust_remote_code = as_bool("hf-audio", "trust_remote_code", trust_remote_code)
+        self.settings = settings = HFAudioSettings.read(received(locals()), type(self).__init__)
 
         import torch
         from transformers import AutoProcessor
 
-        if dtype != "auto" and not isinstance(getattr(torch, str(dtype), None), torch.dtype):
-            raise ValueError(f"hf-audio: dtype={dtype!r} is not a torch dtype; use auto, float32, bfloat16 or float16")
-
+        device = settings.device
         self._rank, self._world_size, self.accelerator = 0, 1, None
-        if int(os.environ.get("WORLD_SIZE", "1")) > 1 and device_map is None:
+        if int(os.environ.get("WORLD_SIZE", "1")) > 1 and settings.device_map is None:
             from accelerate import Accelerator
 
             # On CPU, accelerate only joins the process group (gloo) when asked to.
@@ -107,47 +161,49 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
                 log.warning("hf-audio: device %s requested but CUDA is not available; using cpu", device)
             device = "cuda" if torch.cuda.is_available() else "cpu"
 
-        self.pretrained = pretrained
-        gguf = {"gguf_file": gguf_file} if gguf_file else {}
-        config = config_dict(pretrained, revision, gguf)
+        self.pretrained = pretrained = settings.pretrained
+        gguf = {"gguf_file": settings.gguf_file} if settings.gguf_file else {}
+        config = config_dict(pretrained, settings.revision, gguf)
         # Before the processor: a refused family, or one without its package, may not even load one (Voxtral
         # without mistral_common).
-        families.refuse_known(pretrained, config, family)
+        families.refuse_known(pretrained, config, settings.family)
         family_adapters.check_packages(pretrained, config)
         self.processor = AutoProcessor.from_pretrained(
-            pretrained, trust_remote_code=trust_remote_code, revision=revision, **gguf
+            pretrained, trust_remote_code=settings.trust_remote_code, revision=settings.revision, **gguf
         )
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
-        self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, family)
+        self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, settings.family)
         log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
-        self.adapter = family_adapters.for_family(self.family, pretrained, config, revision)
+        self.adapter = family_adapters.for_family(self.family, pretrained, config, settings.revision)
         self.adapter.prepare_processor(self.processor)
         if type(self.adapter) is not family_adapters.FamilyAdapter:
             log.info("hf-audio: the %s adapter: %s", self.family.name, self.adapter.does)
-        load_kwargs = {"dtype": dtype, "trust_remote_code": trust_remote_code, "revision": revision, **gguf}
-        if attn_implementation:
-            load_kwargs["attn_implementation"] = attn_implementation
-        if device_map:
-            load_kwargs["device_map"] = device_map
+        load_kwargs = {"dtype": settings.dtype, "trust_remote_code": settings.trust_remote_code,
+                       "revision": settings.revision, **gguf}
+        if settings.attn_implementation:
+            load_kwargs["attn_implementation"] = settings.attn_implementation
+        if settings.device_map:
+            load_kwargs["device_map"] = settings.device_map
         self.model = (self.adapter.load(load_kwargs) or load_model(pretrained, **load_kwargs)).eval()
-        if not device_map:
+        if not settings.device_map:
             self.model.to(device)
         self.adapter.attach(self.model)
         self._device = self.model.device
-        self._neutral_generation = (
-            greedy.neutralizing_kwargs(self.model.generation_config) if generation_config == "neutral" else {})
+        self._neutral_generation = (greedy.neutralizing_kwargs(self.model.generation_config)
+                                    if settings.generation_config == "neutral" else {})
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
-        self.system_prompt = system_prompt if system_prompt is not None else self.adapter.default_system_prompt()
+        self.system_prompt = (settings.system_prompt if settings.system_prompt is not None
+                              else self.adapter.default_system_prompt())
         self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
-                           **greedy.record(generation_config, getattr(self.model, "generation_config", None)),
+                           **greedy.record(settings.generation_config, getattr(self.model, "generation_config", None)),
                            # Requests by kind: audio always in the model's template (unless chat_template=False);
                            # text in it only under lm-eval's --apply_chat_template, as lm-eval's `hf` does.
                            "prompts": dict.fromkeys(("audio_with_template", "audio_without_template",
                                                      "text_with_template", "text_without_template"), 0)}
 
-        self.max_new_tokens = int(max_new_tokens)
+        self.max_new_tokens = settings.max_new_tokens
         self.progress_label = "hf-audio"  # what the progress bars say is running (cascade: its LLM)
-        self.use_chat_template = chat_template
+        self.use_chat_template = settings.chat_template
         if self.adapter.encodes_prompt:
             if not self.use_chat_template:
                 raise ValueError(
@@ -159,16 +215,14 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
                 f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
                 "(and audio_prompt=... if the model's prompt format needs one)"
             )
-        self.audio_prompt = audio_prompt if audio_prompt is not None else self._default_audio_prompt()
+        self.audio_prompt = settings.audio_prompt if settings.audio_prompt is not None else self._default_audio_prompt()
         self.sampling_rate = self._sampling_rate()
         window = self._audio_window_seconds()
-        self.max_audio_seconds = float(max_audio_seconds) if max_audio_seconds else window
-        self.long_audio = long_audio
-        self._max_length = max_length
+        self.max_audio_seconds = settings.max_audio_seconds or window
+        self.long_audio = settings.long_audio
         self._audio_token_id = self._find_audio_token_id()
 
-        auto = str(batch_size).startswith("auto")
-        self.batcher = Batcher(None if auto else int(batch_size), int(max_batch_size or 64), "hf-audio")
+        self.batcher = Batcher(settings.batch_size, settings.max_batch_size, "hf-audio")
         self.batch_sizes = self.batcher.found  # lm-eval records these in the results' config
         self._decoded: OrderedDict[str, list] = OrderedDict()  # recent clips, after the long-audio policy
         self._start_call([])
@@ -176,19 +230,39 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         if self.max_audio_seconds:
             what = (
                 f"truncated to their first {self.max_audio_seconds:g} s"
-                if long_audio == "truncate"
+                if self.long_audio == "truncate"
                 else f"cut into {self.max_audio_seconds:g} s chunks, each passed as its own audio part"
             )
-            log.info("hf-audio: clips longer than %g s are %s (long_audio=%s)", self.max_audio_seconds, what, long_audio)
+            log.info("hf-audio: clips longer than %g s are %s (long_audio=%s)", self.max_audio_seconds, what,
+                     self.long_audio)
         else:
             log.info("hf-audio: no audio length limit known for this processor; clips are passed whole")
+
+    # The results folder lm-eval names after pretrained= is right for hf-audio (registry.results_folder_name).
+    results_name = None
+
+    @property
+    def audio_condition(self) -> AudioCondition:
+        """What the model hears (``audio=``), as read once from ``--model_args``."""
+        return self.settings.audio
+
+    def under(self, condition: AudioCondition) -> HFAudioLM:
+        """This model under another ``audio=`` condition: a copy sharing the loaded weights, processor, adapter and
+        the batch sizes found, with its own request state and prompt counts; ``self`` is left unchanged."""
+        other = copy.copy(self)
+        other.settings = dataclasses.replace(self.settings, audio=condition)
+        other.cache_hook = CacheHook(None)
+        other.run_record = {**self.run_record, "prompts": dict.fromkeys(self.run_record["prompts"], 0)}
+        other._decoded = OrderedDict()
+        other._start_call([])
+        return other
 
     # --- properties lm-eval reads ---------------------------------------------------
 
     @property
     def max_length(self) -> int:
-        if self._max_length:
-            return int(self._max_length)
+        if self.settings.max_length:
+            return self.settings.max_length
         config = getattr(self.model.config, "text_config", None) or self.model.config
         for attr in ("max_position_embeddings", "n_positions", "seq_length"):
             if getattr(config, attr, None):
@@ -227,8 +301,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
 
     def _split_args(self, index: int, args: tuple) -> RequestParts:
         heard = self.max_audio_seconds if self.long_audio == "truncate" else None
-        return split_request(index, args, "hf-audio", measure=True, condition=self.audio_condition,
-                             heard_seconds=heard)
+        return split_request(index, args, WHO, measure=True, condition=self.audio_condition, heard_seconds=heard)
 
     # --- processor facts ----------------------------------------------------------------
 

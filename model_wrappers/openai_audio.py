@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import copy
+import dataclasses
 import logging
 import os
 
-from lm_eval.api.model import LM
+from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio.audio import conditions
+from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio import encoding
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests
@@ -57,6 +60,56 @@ def base_urls(value: str | None) -> list[str | None]:
     return urls
 
 
+@dataclasses.dataclass(frozen=True)
+class OpenAIAudioSettings:
+    """openai-audio's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these."""
+
+    model: str
+    urls: tuple  # the endpoints (base_url, or OPENAI_BASE_URL; None: api.openai.com)
+    num_concurrent: int
+    max_retries: int
+    timeout: float
+    max_tokens: int
+    temperature: float | None  # None: the task's
+    system_prompt: str | None
+    audio_format: str
+    audio_part: str
+    api_key_env: str
+    retry_base_seconds: float
+    check_model: bool
+    audio: AudioCondition
+
+    @classmethod
+    def read(cls, given: dict, init) -> OpenAIAudioSettings:
+        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
+        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
+        an unknown name, or a value of the wrong type or outside its choices."""
+        model_args.refuse_unknown(WHO, given, init)
+        audio = conditions.parse(given["audio"], WHO)
+        if not given["model"]:
+            raise ValueError(
+                f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
+                "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
+            )
+        model_args.one_of(WHO, "audio_format", given["audio_format"], encoding.FORMATS)
+        model_args.one_of(WHO, "audio_part", given["audio_part"], AUDIO_PARTS)
+        urls = tuple(base_urls(given["base_url"]))
+        number = model_args.number
+        temperature = given["temperature"]
+        return cls(
+            model=str(given["model"]), urls=urls,
+            num_concurrent=number(WHO, "num_concurrent", given["num_concurrent"]),
+            max_retries=number(WHO, "max_retries", given["max_retries"], minimum=0),
+            timeout=number(WHO, "timeout", given["timeout"], float, minimum=0.001),
+            max_tokens=number(WHO, "max_tokens", given["max_tokens"]),
+            temperature=None if temperature is None else number(WHO, "temperature", temperature, float, 0),
+            retry_base_seconds=number(WHO, "retry_base_seconds", given["retry_base_seconds"], float, 0),
+            system_prompt=given["system_prompt"], audio_format=given["audio_format"], audio_part=given["audio_part"],
+            api_key_env=given["api_key_env"], check_model=model_args.as_bool(WHO, "check_model", given["check_model"]),
+            audio=audio,
+        )
+
+
 class OpenAIAudioLM(LM):
     MULTIMODAL = True
 
@@ -82,36 +135,46 @@ class OpenAIAudioLM(LM):
         **unknown,
     ) -> None:
         super().__init__()
-        model_args.refuse_unknown(WHO, unknown, type(self).__init__, locals(), api_key_env)
-        self.audio_condition = conditions.parse(audio, WHO)
-        if not model:
-            raise ValueError(
-                f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
-                "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
-            )
-        model_args.one_of(WHO, "audio_format", audio_format, encoding.FORMATS)
-        model_args.one_of(WHO, "audio_part", audio_part, AUDIO_PARTS)
-        self.model = str(model)
-        self.urls = base_urls(base_url)
-        self.num_concurrent = model_args.number(WHO, "num_concurrent", num_concurrent)
-        self.max_retries = model_args.number(WHO, "max_retries", max_retries, minimum=0)
-        self.timeout = model_args.number(WHO, "timeout", timeout, float, minimum=0.001)
-        self.max_tokens = model_args.number(WHO, "max_tokens", max_tokens)
-        self.temperature = None if temperature is None else model_args.number(WHO, "temperature", temperature, float, 0)
-        self.retry_base_seconds = model_args.number(WHO, "retry_base_seconds", retry_base_seconds, float, 0)
+        self.settings = settings = OpenAIAudioSettings.read(model_args.received(locals()), type(self).__init__)
+        self.model = settings.model
+        self.urls = list(settings.urls)
+        self.num_concurrent = settings.num_concurrent
+        self.max_retries = settings.max_retries
+        self.timeout = settings.timeout
+        self.max_tokens = settings.max_tokens
+        self.temperature = settings.temperature
+        self.retry_base_seconds = settings.retry_base_seconds
         if self.temperature:
             log.warning("%s: temperature=%g samples every request; lm-eval's --use_cache would still store and "
                         "replay these answers", WHO, self.temperature)
-        self.system_prompt = system_prompt
-        self.audio_format = audio_format
-        self.audio_part = audio_part
-        self.api_key_env = api_key_env
+        self.system_prompt = settings.system_prompt
+        self.audio_format = settings.audio_format
+        self.audio_part = settings.audio_part
+        self.api_key_env = settings.api_key_env
         # The OpenAI API itself needs a key; a local server does not.
-        self._key = chat_api.api_key(api_key_env, required=None in self.urls or api_key_env != "OPENAI_API_KEY")
-        if model_args.as_bool(WHO, "check_model", check_model):
+        self._key = chat_api.api_key(self.api_key_env,
+                                     required=None in self.urls or self.api_key_env != "OPENAI_API_KEY")
+        if settings.check_model:
             self._check_servers()
         self._last_stats: dict = {}
         self._ignored_gen_kwargs: set[str] = set()
+
+    # The results folder lm-eval names after model= is right for openai-audio (registry.results_folder_name).
+    results_name = None
+
+    @property
+    def audio_condition(self) -> AudioCondition:
+        """What the model hears (``audio=``), as read once from ``--model_args``."""
+        return self.settings.audio
+
+    def under(self, condition: AudioCondition) -> OpenAIAudioLM:
+        """This model under another ``audio=`` condition: a copy sharing the endpoints and key, with its own
+        request state; ``self`` is left unchanged."""
+        other = copy.copy(self)
+        other.settings = dataclasses.replace(self.settings, audio=condition)
+        other.cache_hook = CacheHook(None)
+        other._last_stats, other._ignored_gen_kwargs = {}, set()
+        return other
 
     # --- lm-eval's interface -----------------------------------------------------------
 

@@ -6,10 +6,6 @@ interpreter of the environment.
 
 from __future__ import annotations
 
-import os
-
-from lm_eval_audio.storage import bundled_models
-
 # lm-eval model name -> "module:Class", registered as lazy placeholders.
 MODELS = {
     "hf-audio": "lm_eval_audio.model_wrappers.hf_audio:HFAudioLM",
@@ -25,32 +21,11 @@ def is_ours(lm) -> bool:
     return type(lm).__module__.startswith("lm_eval_audio.")
 
 
-def llm_label(llm_model: str | None) -> str:
-    if llm_model in (None, bundled_models.SMOLLM2):
-        return "SmolLM2-135M-Instruct"
-    return os.path.basename(os.path.normpath(str(llm_model)))
-
-
-def cascade_results_name(args: dict) -> str:
-    """``cascade__<asr>__<llm>``: lm-eval would take the first "model=" it finds, asr_model's
-    value, or with no arguments pick one at random."""
-    asr = args.get("asr_model")
-    asr = os.path.basename(os.path.normpath(str(asr))) if asr else bundled_models.WHISPER_TINY_EN
-    return f"cascade__{asr}__{llm_label(args.get('llm_model'))}"
-
-
-def results_folder_name(model_source: str, model_args, name: str) -> str:
-    """The results folder's name: a ``cascade`` run's after its recognizer and LLM; an ablated
-    run's with its condition, ``<name>__audio-none``."""
-    from lm_eval.utils import simple_parse_args_string
-
-    args = simple_parse_args_string(model_args) if isinstance(model_args, str) else dict(model_args or {})
-    if model_source == "cascade":
-        name = cascade_results_name(args)
-    if "audio" in args:
-        from lm_eval_audio.audio.conditions import parse
-
-        condition = parse(args["audio"], model_source)
-        if condition.kind != "full":
-            name = f"{name}__audio-{condition.label.replace(':', '-')}"
+def results_folder_name(default_name: str, results_name: str | None, condition) -> str:
+    """The results folder's name: the model's own ``results_name`` where lm-eval's naming gets it wrong (a
+    ``cascade`` run's, after its recognizer and LLM), else lm-eval's ``default_name``; an ablated run's with its
+    condition (the model's ``audio_condition``), ``<name>__audio-none``, ``<name>__audio-fragment-4-2``."""
+    name = results_name or default_name
+    if condition is not None and condition.kind != "full":
+        name = f"{name}__audio-{condition.label.replace(':', '-')}"
     return name

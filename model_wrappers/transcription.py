@@ -143,13 +143,9 @@ def _language(english_only: bool, language: str | None) -> str | None:
 
 
 def make(backend: str, model: str | None, language: str | None, beam_size: int, device: str) -> Transcriber:
-    if backend == "faster-whisper":
-        return FasterWhisper(model, language, beam_size, device)
-    if backend == "transformers":
-        if not model:
-            raise ValueError("cascade: asr=transformers needs asr_model= (a Whisper checkpoint folder or hub id)")
-        return TransformersWhisper(model, language, beam_size, device)
-    raise ValueError(f"cascade: asr must be one of {BACKENDS}, got {backend!r}")
+    """The recognizer of ``backend`` (one of ``BACKENDS``; the cascade's settings checked it, and that
+    ``transformers`` comes with a model)."""
+    return (FasterWhisper if backend == "faster-whisper" else TransformersWhisper)(model, language, beam_size, device)
 
 
 class TranscriptCache:

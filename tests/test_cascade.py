@@ -116,6 +116,29 @@ def test_prompt_template_file_and_its_checks(speech, tmp_path):
             CascadeLM(llm_api_key="secret")
 
 
+def test_settings_are_read_once_and_name_the_results_folder(speech, tmp_path):
+    """The cascade's arguments, read and checked before anything loads; its results folder after its recognizer and
+    LLM; a copy under another audio= condition shares the recognizer and the LLM and leaves the cascade as it is."""
+    from lm_eval_audio.audio.conditions import parse
+    from lm_eval_audio.model_wrappers.cascade import CascadeLM, CascadeSettings
+
+    with pytest.raises(ValueError, match=r"cascade: asr must be one of \('faster-whisper', 'transformers'\), got 'vosk'"):
+        CascadeLM(asr="vosk")
+    with pytest.raises(ValueError, match="cascade: asr=transformers needs asr_model="):
+        CascadeLM(asr="transformers")
+    with ScriptedJudge(models=SERVED_MODELS + ("org/text-llm",), reply=lambda prompt: "B") as server:
+        lm = CascadeLM(llm="openai", llm_model="org/text-llm", llm_base_url=server.base_url,
+                       transcript_cache=str(tmp_path / "t.sqlite"))
+        assert isinstance(lm.settings, CascadeSettings) and lm.settings.asr_beam_size == 5
+        assert lm.results_name == "cascade__whisper-tiny.en__text-llm"
+        none = lm.under(parse("none"))
+        assert (lm.audio_condition.label, none.audio_condition.label) == ("full", "none")
+        assert none.llm is lm.llm and none.transcripts is lm.transcripts and none.results_name == lm.results_name
+        assert none.generate_until([_request("<audio>Which option?", [speech[0]])]) == ["B"]
+        assert prompt_text(server.requests[-1]) == "Which option?"  # the copy heard nothing; the cascade still does
+        assert lm.audio_condition.label == "full"
+
+
 def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_path, monkeypatch):
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
     from lm_eval_audio.model_wrappers.transcription import FasterWhisper

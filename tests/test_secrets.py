@@ -57,3 +57,28 @@ def test_metadata_credentials_are_refused_for_the_judge(tmp_path):
     assert proc.returncode != 0 and "metadata judge_api_key= holds a credential" in proc.stderr
     assert "Initializing openai-audio model" not in proc.stderr  # refused before anything runs
     assert OPENAI_SHAPED not in proc.stderr + proc.stdout
+
+
+@pytest.mark.parametrize("model, kwargs, name", [
+    ("hf-audio", {"pretrained": "/nonexistent", "parallelize": HF_SHAPED}, "parallelize"),  # an argument it ignores
+    ("hf-audio", {"pretrained": "/nonexistent", "api_key_env": "MY_KEY", "revision": "the-value-of-MY_KEY"},
+     "revision"),  # a variable named by api_key_env=, even where the model takes no api_key_env
+    ("openai-audio", {"model": "m", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "MY_KEY",
+                      "system_prompt": "the-value-of-MY_KEY"}, "system_prompt"),
+    ("cascade", {"llm": "openai", "llm_model": "m", "llm_api_key_env": "MY_KEY", "asr_model": "the-value-of-MY_KEY"},
+     "asr_model"),
+    ("cascade", {"token": "anything-at-all"}, "token"),
+])
+def test_each_wrapper_refuses_a_credential_in_any_argument_before_it_loads(model, kwargs, name, monkeypatch):
+    """The wrappers' one check of their arguments covers what lm-eval passes them all: a credential in any of them
+    (by name, shape, or as the value of the variable api_key_env= or llm_api_key_env= names), before anything loads."""
+    import importlib
+
+    from lm_eval_audio.endpoints.model_args import CredentialError
+    from lm_eval_audio.model_wrappers.registry import MODELS
+
+    monkeypatch.setenv("MY_KEY", "the-value-of-MY_KEY")
+    module, cls = MODELS[model].split(":")
+    with pytest.raises(CredentialError, match=f"{name}= holds a credential") as error:
+        getattr(importlib.import_module(module), cls)(**kwargs)
+    assert "the-value-of-MY_KEY" not in str(error.value) and HF_SHAPED not in str(error.value)

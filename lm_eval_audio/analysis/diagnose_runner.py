@@ -33,10 +33,10 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     metadata = json.loads(args.metadata) if args.metadata else {}
     lm = get_model(args.model).create_from_arg_string(
         model_args, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
-    if not hasattr(lm, "audio_condition"):
+    if not hasattr(lm, "under"):
         raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
     default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
-    base_name = sanitize_model_name(results_folder_name(args.model, model_args, default_name))
+    base_name = sanitize_model_name(results_folder_name(default_name, lm.results_name, lm.audio_condition))
     # lm-eval keys cached answers by the request alone: other model arguments get another cache.
     settings = hashlib.sha256(f"{args.model}|{model_args}".encode()).hexdigest()[:12]
     cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", settings, "requests")
@@ -67,11 +67,12 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
 
     per_condition = {}
     for label in condition_labels(args.fragments):
-        lm.audio_condition = parse(label)
-        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)
+        # A copy of the loaded model under this condition (the weights shared): the model itself is never changed.
+        under = lm.under(parse(label, "diagnose"))
+        run_args = ",".join(a for a in (model_args, f"audio={label}") if a)  # what the results record
         log.info("diagnose: audio=%s", label)
-        per_condition[label] = run(lm, results_folder_name(args.model, run_args, default_name), args.model, run_args,
-                                   cache)
+        name = results_folder_name(default_name, under.results_name, under.audio_condition)
+        per_condition[label] = run(under, name, args.model, run_args, cache)
     if args.text_backbone is not None:
         log.info("diagnose: the text backbone, %s %s, on the same prompts without the audio",
                  args.text_backbone_model, args.text_backbone)

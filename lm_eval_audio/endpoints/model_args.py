@@ -89,17 +89,28 @@ def refuse_secrets(who: str, given: dict, key_env: str | None = None, where: str
         )
 
 
-def refuse_unknown(who: str, unknown: dict, init, given: dict | None = None, key_env: str | None = None) -> None:
-    """A credential among the arguments (``given``: all of them, as the wrapper received them), or any
-    argument ``init`` (the wrapper's ``__init__``) does not take, is an error."""
+def received(init_locals: dict) -> dict:
+    """Every keyword argument a wrapper's ``__init__(self, ..., **unknown)`` received, from its ``locals()`` taken
+    first thing: the named ones (defaults included) and the unknown ones, as one dict."""
+    named = {k: v for k, v in init_locals.items() if k not in ("self", "unknown", "__class__")}
+    return {**named, **init_locals.get("unknown", {})}
+
+
+def refuse_unknown(who: str, given: dict, init, ignored=()) -> None:
+    """A credential among the arguments (``given``: all of them, as the wrapper received them, see :func:`received`),
+    or any argument ``init`` (the wrapper's ``__init__``) does not take, is an error. The variable that holds the
+    endpoint's key (``api_key_env=`` or ``llm_api_key_env=``, whichever is given) is checked too; names in
+    ``ignored`` (set by some lm-eval front ends) are let through, but checked for credentials."""
     import inspect
 
-    given = {k: v for k, v in (given or {}).items() if k not in ("self", "unknown", "__class__")}
-    refuse_secrets(who, {**given, **unknown}, key_env)
+    refuse_secrets(who, given, given.get("api_key_env") or given.get("llm_api_key_env"))
+    taken = [name for name, p in inspect.signature(init).parameters.items()
+             if name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+    unknown = sorted(k for k in given if k not in taken and k not in ignored)
     if unknown:
         import difflib
 
-        accepted = [p for p in inspect.signature(init).parameters if p not in _FROM_LM_EVAL]
+        accepted = [p for p in taken if p not in _FROM_LM_EVAL]
         guesses = [f"{name} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, accepted, 1, 0.6))
-                   else name for name in sorted(unknown)]
+                   else name for name in unknown]
         raise ModelArgsError(f"{who}: unknown model_args {', '.join(guesses)}. Accepted: {', '.join(accepted)}")
