@@ -32,7 +32,7 @@ from lm_eval_audio.model_wrappers import generation_config as greedy  # the para
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
 from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, config_dict, load_model
-from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin
+from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, cut_at_stops, generation_settings, split_request
 
@@ -204,17 +204,9 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         self.max_new_tokens = settings.max_new_tokens
         self.progress_label = "hf-audio"  # what the progress bars say is running (cascade: its LLM)
         self.use_chat_template = settings.chat_template
-        if self.adapter.encodes_prompt:
-            if not self.use_chat_template:
-                raise ValueError(
-                    f"hf-audio: {self.family.name} ({pretrained!r}) takes its prompt only as its processor renders "
-                    "it (audio included); leave chat_template=False out"
-                )
-        elif self.use_chat_template and not getattr(self.processor, "chat_template", None):
-            raise ValueError(
-                f"hf-audio: {pretrained!r} has no chat template; pass chat_template=False "
-                "(and audio_prompt=... if the model's prompt format needs one)"
-            )
+        # How this family's prompts become model inputs: decided here, once (hf_prompts).
+        self.prompt_encoder = prompt_encoder(self.adapter)
+        self.prompt_encoder.check(self)
         self.audio_prompt = settings.audio_prompt if settings.audio_prompt is not None else self._default_audio_prompt()
         self.sampling_rate = self._sampling_rate()
         window = self._audio_window_seconds()

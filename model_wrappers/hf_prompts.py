@@ -1,6 +1,11 @@
 """hf-audio's prompts: each request rendered in the model's template (or as plain text, as lm-eval's ``hf`` reads
 text without ``--apply_chat_template``), with one audio slot per clip, then put through the processor and checked:
-audio in means audio features and audio tokens out."""
+audio in means audio features and audio tokens out.
+
+How a family's prompts become model inputs is decided once, at load (:func:`prompt_encoder`): the generic path
+(:class:`TemplateEncoder`: the chat template renders text, ``processor(text=, audio=)`` tokenizes it with the clips),
+or the family's processor rendering and tokenizing the turns itself, the clips inside (:class:`ProcessorEncoder`,
+for an adapter that sets ``encodes_prompt``: Voxtral's)."""
 
 from __future__ import annotations
 
@@ -28,9 +33,79 @@ def plain_text(item: RequestParts) -> bool:
     return not item.audio_task and decode_chat_context(item.context) is None
 
 
+class TemplateEncoder:
+    """The generic path: text without a template is read as it is, turns are rendered to text by the chat
+    template, and the processor tokenizes the text with the clips (``audio=``)."""
+
+    def check(self, lm) -> None:
+        """At load: the settings this path cannot run with."""
+        if lm.use_chat_template and not getattr(lm.processor, "chat_template", None):
+            raise ValueError(
+                f"hf-audio: {lm.pretrained!r} has no chat template; pass chat_template=False "
+                "(and audio_prompt=... if the model's prompt format needs one)"
+            )
+
+    def reads_plain_text(self, item: RequestParts) -> bool:
+        """Whether the request's context goes to the model as it is (see :func:`plain_text`)."""
+        return plain_text(item)
+
+    def in_template(self, lm, messages: list[dict], add_generation_prompt: bool, continue_final: bool) -> Rendered:
+        text = lm.processor.apply_chat_template(
+            messages,
+            tokenize=False,
+            add_generation_prompt=not continue_final and add_generation_prompt,
+            continue_final_message=continue_final,
+        )
+        return Rendered(text, True, not continue_final and add_generation_prompt)
+
+    def process(self, lm, rendered: list[Rendered], clips_per_item: list[list], flat: list) -> dict:
+        """The model inputs of a batch (``flat``: every chunk of every clip, in order)."""
+        special = {lm._add_special_tokens(r) for r in rendered}
+        if len(special) > 1:
+            raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
+        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt", "padding": True}
+        if special != {None}:
+            kwargs["add_special_tokens"] = special.pop()
+        if flat:
+            kwargs["audio"] = flat
+            kwargs["sampling_rate"] = lm.sampling_rate
+        return lm.processor(**kwargs)
+
+
+class ProcessorEncoder(TemplateEncoder):
+    """The family's processor renders and tokenizes the turns itself, the clips inside (the adapter's ``encode``):
+    every prompt goes in the template, text without ``--apply_chat_template`` too, and there is no
+    ``chat_template=False``."""
+
+    def check(self, lm) -> None:
+        if not lm.use_chat_template:
+            raise ValueError(
+                f"hf-audio: {lm.family.name} ({lm.pretrained!r}) takes its prompt only as its processor renders "
+                "it (audio included); leave chat_template=False out"
+            )
+
+    def reads_plain_text(self, item: RequestParts) -> bool:
+        return False
+
+    def in_template(self, lm, messages: list[dict], add_generation_prompt: bool, continue_final: bool) -> Rendered:
+        # (mistral_common: a prompt ending with a user turn ends with [/INST])
+        return Rendered("", True, messages[-1]["role"] != "assistant", messages)
+
+    def process(self, lm, rendered: list[Rendered], clips_per_item: list[list], flat: list) -> dict:
+        return lm.adapter.encode(lm.processor, [r.messages for r in rendered],
+                                 [[chunk for chunks in clips for chunk in chunks] for clips in clips_per_item],
+                                 lm.sampling_rate)
+
+
+def prompt_encoder(adapter) -> TemplateEncoder:
+    """How the family's prompts become model inputs: the one place that reads the adapter's ``encodes_prompt``."""
+    return ProcessorEncoder() if adapter.encodes_prompt else TemplateEncoder()
+
+
 class PromptsMixin:
     """``HFAudioLM``'s prompt rendering and processor calls (reads ``processor``, ``tokenizer``, ``adapter``,
-    ``system_prompt``, ``use_chat_template``, ``audio_prompt``, ``sampling_rate``; counts prompts in ``run_record``)."""
+    ``prompt_encoder``, ``system_prompt``, ``use_chat_template``, ``audio_prompt``, ``sampling_rate``; counts
+    prompts in ``run_record``)."""
 
     def _render(self, item: RequestParts, clips: list, add_generation_prompt: bool = True) -> Rendered:
         """The prompt for one request, with one audio slot per (chunked) clip; counted by kind in the results."""
@@ -40,7 +115,7 @@ class PromptsMixin:
         return rendered
 
     def _render_prompt(self, item: RequestParts, clips: list, add_generation_prompt: bool) -> Rendered:
-        if plain_text(item) and not self.adapter.encodes_prompt:
+        if self.prompt_encoder.reads_plain_text(item):
             # Text without lm-eval's --apply_chat_template: the context as it is, as lm-eval's `hf` reads it, so
             # an audio model's text scores and a text model's come from one protocol. (A family whose processor
             # renders and tokenizes every prompt, Voxtral, has no plain-text path: its text goes in its template.)
@@ -58,15 +133,7 @@ class PromptsMixin:
                 )
             return Rendered(flatten_without_template(messages, self.audio_prompt or ""), False, False)
         continue_final = not add_generation_prompt and messages[-1]["role"] == "assistant"
-        if self.adapter.encodes_prompt:  # (mistral_common: a prompt ending with a user turn ends with [/INST])
-            return Rendered("", True, messages[-1]["role"] != "assistant", messages)
-        text = self.processor.apply_chat_template(
-            messages,
-            tokenize=False,
-            add_generation_prompt=not continue_final and add_generation_prompt,
-            continue_final_message=continue_final,
-        )
-        return Rendered(text, True, not continue_final and add_generation_prompt)
+        return self.prompt_encoder.in_template(self, messages, add_generation_prompt, continue_final)
 
     def _add_special_tokens(self, rendered: Rendered) -> bool | None:
         """Whether tokenizing adds the tokenizer's special tokens: never to a chat template's output, which
@@ -80,23 +147,7 @@ class PromptsMixin:
     def _process(self, rendered: list[Rendered], clips_per_item: list[list]) -> dict:
         """Processor call for a batch, checked: audio in means audio features out."""
         flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
-        if self.adapter.encodes_prompt:
-            inputs = self.adapter.encode(self.processor, [r.messages for r in rendered],
-                                         [[chunk for chunks in clips for chunk in chunks] for clips in clips_per_item],
-                                         self.sampling_rate)
-            if flat:
-                self._check_audio_reached(inputs, clips_per_item)
-            return inputs
-        special = {self._add_special_tokens(r) for r in rendered}
-        if len(special) > 1:
-            raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
-        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt", "padding": True}
-        if special != {None}:
-            kwargs["add_special_tokens"] = special.pop()
-        if flat:
-            kwargs["audio"] = flat
-            kwargs["sampling_rate"] = self.sampling_rate
-        inputs = self.processor(**kwargs)
+        inputs = self.prompt_encoder.process(self, rendered, clips_per_item, flat)
         if flat:
             self._check_audio_reached(inputs, clips_per_item)
         return inputs
