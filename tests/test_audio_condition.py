@@ -3,6 +3,7 @@ receives under each condition, and where the condition is recorded."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 
@@ -14,7 +15,7 @@ from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_tex
 
 from conftest import results_json, run_cli, tone
 from lm_eval_audio.audio import decoding
-from lm_eval_audio.audio.conditions import NOISE_RMS, fragment_bounds, parse, strip_markers, without_audio
+from lm_eval_audio.audio.conditions import NOISE_RMS, fragment_bounds, mark, parse, strip_markers, without_audio
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import decode_chat_context, encode_chat_context
 
@@ -56,28 +57,48 @@ def test_markers_and_audio_parts_are_removed_without_a_trace():
 
 
 def test_condition_samples_and_digests(clip):
+    # the reference carries the condition object (conditions.mark), read by decoding without parsing it again
     whole = decoding.load(clip, 16000)
     assert len(whole) == 16047
     for k in range(1, 5):
-        part = decoding.load({"path": clip, "condition": f"fragment:4:{k}"}, 16000)
+        part = decoding.load({"path": clip, "condition": parse(f"fragment:4:{k}")}, 16000)
         first, last = fragment_bounds(16047, 4, k)
         np.testing.assert_array_equal(part, whole[first:last])
     # fragments tile the clip exactly: nothing lost, nothing shared
     assert sum(last - first for first, last in (fragment_bounds(16047, 4, k) for k in range(1, 5))) == 16047
-    silence = decoding.load({"path": clip, "condition": "silence"}, 16000)
+    silence = decoding.load({"path": clip, "condition": parse("silence")}, 16000)
     assert silence.shape == whole.shape and not silence.any()
-    noise = decoding.load({"path": clip, "condition": "noise"}, 16000)
+    noise = decoding.load({"path": clip, "condition": parse("noise")}, 16000)
     assert noise.shape == whole.shape and np.sqrt(np.mean(noise**2)) == pytest.approx(NOISE_RMS, rel=0.05)
     assert abs(np.corrcoef(noise, whole)[0, 1]) < 0.05
-    np.testing.assert_array_equal(noise, decoding.load({"path": clip, "condition": "noise"}, 16000))  # seeded
+    np.testing.assert_array_equal(noise, decoding.load({"path": clip, "condition": parse("noise")}, 16000))  # seeded
     # a fragment of a time slice is a fragment of what the task asked for
-    sliced = decoding.load({"path": clip, "start": 0.5, "end": 1.0, "condition": "fragment:2:2"}, 16000)
+    sliced = decoding.load({"path": clip, "start": 0.5, "end": 1.0, "condition": parse("fragment:2:2")}, 16000)
     np.testing.assert_array_equal(sliced, whole[8000 + 4000 : 16000])
-    digests = {content_digest({"path": clip, "condition": c}) for c in ("silence", "noise", "fragment:4:1", "fragment:4:2")}
+    labels = ("silence", "noise", "fragment:4:1", "fragment:4:2")
+    digests = {content_digest(mark(clip, parse(c))) for c in labels}
     assert len(digests | {content_digest(clip)}) == 5
-    assert decoding.duration_seconds({"path": clip, "condition": "fragment:4:1"}) == pytest.approx(16047 / 16000 / 4)
+    # the digest hashes the condition's label, as it did when references carried the label: --use_cache and
+    # transcript caches written before still match
+    with open(clip, "rb") as f:
+        file_digest = hashlib.sha256(f.read()).hexdigest()
+    for c in labels:
+        expected = hashlib.sha256(f"file:{file_digest}:None:None:condition={c}".encode()).hexdigest()
+        assert content_digest(mark(clip, parse(c))) == expected
+    assert decoding.duration_seconds(mark(clip, parse("fragment:4:1"))) == pytest.approx(16047 / 16000 / 4)
     with pytest.raises(ValueError, match=r"clip.wav: audio=fragment:20000:1 leaves no samples"):
-        decoding.load({"path": clip, "condition": "fragment:20000:1"}, 16000)
+        decoding.load(mark(clip, parse("fragment:20000:1")), 16000)
+
+
+def test_encoding_sends_a_conditioned_clip_as_its_transformed_samples(clip, tmp_path):
+    from lm_eval_audio.audio import encoding
+
+    pcm16 = tmp_path / "pcm16.wav"
+    sf.write(pcm16, tone(0.5, freq=330, seed=4), 16000, subtype="PCM_16")
+    assert encoding.encode(str(pcm16)) == pcm16.read_bytes()  # a 16-bit WAV as it is
+    silent = encoding.encode(mark(str(pcm16), parse("silence")))
+    samples, rate = sf.read(io.BytesIO(silent), dtype="float32")
+    assert rate == 16000 and len(samples) == 8000 and not samples.any()
 
 
 class _Recorder:
@@ -262,3 +283,32 @@ def test_fragments_of_a_long_clip_are_cut_from_what_the_full_run_hears(tiny_qwen
             np.testing.assert_array_equal(pieces[-1], whole[first:last])
             assert decoding.duration_seconds(item.refs[0]) == pytest.approx(heard / 16000 / 4)
         np.testing.assert_array_equal(np.concatenate(pieces), whole[:heard])  # nothing outside, nothing lost
+
+
+def test_under_is_a_copy_with_another_condition_sharing_the_weights(tiny_qwen2_audio, clip):
+    """diagnose runs one loaded model under every condition through copies: each copy hears its condition, its
+    prompt counts are its own, and the model it came from is never changed."""
+    from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+
+    lm = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32")
+    fragment = lm.under(parse("fragment:4:3"))
+    assert fragment.model is lm.model and fragment.processor is lm.processor and fragment.batcher is lm.batcher
+    assert (lm.audio_condition.label, fragment.audio_condition.label) == ("full", "fragment:4:3")
+    (ref,) = fragment._split_args(0, ("<audio>What is it?", GREEDY, {"audio": [clip]})).refs
+    assert ref["condition"] is fragment.audio_condition  # the object itself, never its label parsed again
+    assert "condition" not in lm._split_args(0, ("<audio>What is it?", GREEDY, {"audio": [clip]})).refs[0]
+    whole = decoding.load(clip, 16000)
+    first, last = fragment_bounds(len(whole), 4, 3)
+    np.testing.assert_array_equal(np.concatenate(fragment._clip(ref)), whole[first:last])
+    fragment.generate_until([_request("<audio>What is it?", [clip])])
+    assert fragment.run_record["prompts"]["audio_with_template"] == 1
+    assert lm.run_record["prompts"]["audio_with_template"] == 0 and lm.audio_condition.label == "full"
+
+
+def test_results_folder_name_from_the_model_not_its_arguments():
+    from lm_eval_audio.model_wrappers.registry import results_folder_name
+
+    assert results_folder_name("Qwen__Qwen2-Audio", None, parse("full")) == "Qwen__Qwen2-Audio"
+    assert results_folder_name("Qwen__Qwen2-Audio", None, None) == "Qwen__Qwen2-Audio"
+    assert results_folder_name("m", None, parse("none")) == "m__audio-none"
+    assert results_folder_name("whisper", "cascade__tiny__llm", parse("fragment:4:2")) == "cascade__tiny__llm__audio-fragment-4-2"

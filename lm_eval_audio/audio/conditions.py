@@ -8,8 +8,9 @@
 
 The conditions of arXiv 2604.24401 (docs/DIAGNOSTICS.md), applied where the wrappers read
 a request (``model_wrappers.request_parts.split_request``): ``none`` drops the references and the
-``<audio>`` markers; the others mark each reference, and ``lm_eval_audio.audio.decoding`` applies
-the mark to the decoded samples, after the reference's own time slice and before a
+``<audio>`` markers; the others mark each reference with the :class:`AudioCondition` itself (its
+``"condition"`` key; read once from ``--model_args``, never parsed again), and
+``lm_eval_audio.audio.decoding`` applies the mark to the decoded samples, after the reference's own time slice and before a
 wrapper's long-audio policy; a fragment is a slice of what the model hears under ``full``
 (the first 30 s of a longer clip where the wrapper truncates to a 30-s window). The mark is
 part of the audio's content digest, so ``--use_cache`` and the transcript cache never hand one
@@ -71,10 +72,10 @@ def parse(value, who: str = "audio") -> AudioCondition:
 
 
 def mark(ref, condition: AudioCondition, heard_seconds: float | None = None) -> dict:
-    """The reference with the condition attached (decoding applies it). ``heard_seconds``: how much of the clip
-    the model hears under ``full`` (a wrapper that truncates long clips to its window), so that fragments are
-    cut from that, not from audio the ``full`` run never heard."""
-    marked = {**normalize(ref), "condition": condition.label}
+    """The reference with the condition object attached (decoding applies it; ``refs.content_digest`` hashes its
+    label). ``heard_seconds``: how much of the clip the model hears under ``full`` (a wrapper that truncates long
+    clips to its window), so that fragments are cut from that, not from audio the ``full`` run never heard."""
+    marked = {**normalize(ref), "condition": condition}
     if heard_seconds and condition.kind == "fragment":
         marked["heard_seconds"] = float(heard_seconds)
     return marked
@@ -114,9 +115,9 @@ def without_audio(context: str) -> str:
     return encode_chat_context(cleaned, add_generation_prompt)
 
 
-def transform(samples: np.ndarray, sampling_rate: int, label: str, ref) -> np.ndarray:
-    """Apply a reference's condition mark to its decoded mono samples."""
-    condition = parse(label, describe(ref))
+def transform(samples: np.ndarray, sampling_rate: int, condition: AudioCondition, ref) -> np.ndarray:
+    """Apply a reference's condition mark (the :class:`AudioCondition` :func:`mark` put on it) to its decoded mono
+    samples."""
     if condition.kind == "silence":
         return np.zeros_like(samples)
     if condition.kind == "noise":

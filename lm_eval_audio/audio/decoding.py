@@ -155,7 +155,7 @@ def load_native(ref) -> tuple[np.ndarray, int]:
     mono = data.mean(axis=1) if data.shape[1] > 1 else data[:, 0]
     if not np.isfinite(mono).all():
         raise AudioError(f"{describe(ref)}: audio contains NaN or infinite samples")
-    if ref.get("condition"):  # model_args audio=silence|noise|fragment:N:K
+    if ref.get("condition") is not None:  # model_args audio=silence|noise|fragment:N:K, an AudioCondition
         from lm_eval_audio.audio.conditions import transform
 
         mono = transform(mono, sr, ref["condition"], ref)
@@ -171,13 +171,12 @@ def load(ref, target_sr: int) -> np.ndarray:
 def duration_seconds(ref) -> float:
     """Length in seconds, read from the header where possible (used to sort batches)."""
     ref = normalize(ref)
-    if ref.get("condition", "").startswith("fragment:"):
-        from lm_eval_audio.audio.conditions import parse
-
+    condition = ref.get("condition")  # an AudioCondition (conditions.mark)
+    if condition is not None and condition.kind == "fragment":
         heard = _whole_seconds(ref)
         if ref.get("heard_seconds"):
             heard = min(heard, float(ref["heard_seconds"]))
-        return heard / parse(ref["condition"]).n
+        return heard / condition.n
     return _whole_seconds(ref)
 
 

@@ -35,7 +35,9 @@ def _is_mp3(head: bytes) -> bool:
 
 def _as_is(ref: dict, fmt: str) -> bytes | None:
     """The source's own bytes, when they already are what the API takes."""
-    if any(ref.get(key) is not None for key in ("start", "end", "array", "condition")):
+    condition = ref.get("condition")  # an AudioCondition (conditions.mark): other samples than the file's
+    if any(ref.get(key) is not None for key in ("start", "end", "array")) or (
+            condition is not None and condition.changes_samples):
         return None
     if ref.get("table") is not None:
         from lm_eval_audio.audio import tables

@@ -148,8 +148,8 @@ def content_digest(ref: Any) -> str:
     else:
         h.update(b"file:" + _file_digest(ref["path"]).encode())
     h.update(f":{ref.get('start')}:{ref.get('end')}".encode())
-    if ref.get("condition"):  # an ablation (lm_eval_audio.audio.conditions) is other content
-        h.update(f":condition={ref['condition']}".encode())
+    if ref.get("condition") is not None:  # an ablation (an AudioCondition, conditions.mark) is other content
+        h.update(f":condition={ref['condition'].label}".encode())
     if ref.get("heard_seconds"):  # a fragment of the heard window, not of the whole clip
         h.update(f":heard={float(ref['heard_seconds'])}".encode())
     return h.hexdigest()
