@@ -27,6 +27,8 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     from lm_eval_audio.model_wrappers.registry import results_folder_name
 
     model_args = args.model_args or ""
+    # lm-eval's own reading, for what lm_eval's CLI does with it too (the tasks' metadata) and to refuse audio=
+    # before the model loads; the model reads its arguments itself, and names the folders (results_name).
     given = simple_parse_args_string(model_args)
     if "audio" in given:
         raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
@@ -36,6 +38,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     if not hasattr(lm, "under"):
         raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
     default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
+    # The full run's folder, where the summary goes: named as the harness names it.
     base_name = sanitize_model_name(results_folder_name(default_name, lm.results_name, lm.audio_condition))
     # lm-eval keys cached answers by the request alone: other model arguments get another cache.
     settings = hashlib.sha256(f"{args.model}|{model_args}".encode()).hexdigest()[:12]
@@ -45,7 +48,10 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     tasks = [t for t in args.tasks.split(",") if t]
 
     def run(model, model_name: str, source: str, run_args: str, use_cache: str | None) -> dict:
-        """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it."""
+        """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it; ``model_name``:
+        lm-eval's own name for the run (``GeneralConfigTracker._get_model_name``), which the harness makes ours
+        when it saves the results, as for any run of our models (``registry.results_folder_name`` with the model's
+        ``results_name`` and ``audio_condition``)."""
         tracker = EvaluationTracker(output_path=args.output_path)
         results = simple_evaluate(
             model=model, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=use_cache, log_samples=True,
@@ -53,7 +59,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
             batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
             apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
         )
-        # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would.
+        # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would have named it.
         config = tracker.general_config_tracker
         config.model_source = source
         config.model_name = model_name
@@ -71,8 +77,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         under = lm.under(parse(label, "diagnose"))
         run_args = ",".join(a for a in (model_args, f"audio={label}") if a)  # what the results record
         log.info("diagnose: audio=%s", label)
-        name = results_folder_name(default_name, under.results_name, under.audio_condition)
-        per_condition[label] = run(under, name, args.model, run_args, cache)
+        per_condition[label] = run(under, default_name, args.model, run_args, cache)
     if args.text_backbone is not None:
         log.info("diagnose: the text backbone, %s %s, on the same prompts without the audio",
                  args.text_backbone_model, args.text_backbone)
