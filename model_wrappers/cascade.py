@@ -232,10 +232,12 @@ class CascadeLM(LM):
 
     def under(self, condition: AudioCondition) -> CascadeLM:
         """This cascade under another ``audio=`` condition: a copy sharing the recognizer, the transcript cache and
-        the LLM; ``self`` is left unchanged."""
+        the loaded LLM (a copy of its wrapper, with its own request state and prompt counts); ``self`` is left
+        unchanged."""
         other = copy.copy(self)
         other.settings = dataclasses.replace(self.settings, audio=condition)
         other.cache_hook = CacheHook(None)
+        other.llm = self.llm.under(self.llm.audio_condition)  # the LLM hears no audio: its condition stays
         return other
 
     # --- lm-eval's interface -----------------------------------------------------------

@@ -133,7 +133,8 @@ def test_settings_are_read_once_and_name_the_results_folder(speech, tmp_path):
         assert lm.results_name == "cascade__whisper-tiny.en__text-llm"
         none = lm.under(parse("none"))
         assert (lm.audio_condition.label, none.audio_condition.label) == ("full", "none")
-        assert none.llm is lm.llm and none.transcripts is lm.transcripts and none.results_name == lm.results_name
+        assert none.transcripts is lm.transcripts and none.results_name == lm.results_name
+        assert none.llm is not lm.llm and none.llm.urls == lm.llm.urls and none.llm.progress_label == lm.llm.progress_label
         assert none.generate_until([_request("<audio>Which option?", [speech[0]])]) == ["B"]
         assert prompt_text(server.requests[-1]) == "Which option?"  # the copy heard nothing; the cascade still does
         assert lm.audio_condition.label == "full"
