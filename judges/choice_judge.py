@@ -83,7 +83,7 @@ def parse_verdict(reply: str, n_choices: int):
     return selected, bool(judgment_match and judgment_match.group(1).lower() == "correct")
 
 
-def judge_choices(items: list[dict], config: JudgeConfig, task: str) -> list[tuple[str | None, bool] | None]:
+def judge_choices(items: list[dict], config: JudgeConfig, task) -> list[tuple[str | None, bool] | None]:
     """Per item ``(selected letter or None, judged correct)``, None where the judge failed. An item holds
     ``uniq_id``, ``question``, ``choices``, ``answer``, ``answer_letter`` and ``response`` (the text without
     its reasoning)."""

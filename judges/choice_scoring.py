@@ -23,7 +23,6 @@ import logging
 from lm_eval_audio.metrics.choice_matching import answer_letter, official_string_match, read_letter
 from lm_eval_audio.judges import choice_judge, task_judge
 from lm_eval_audio.metrics.stderr import proportion_stderr
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.choice")
 
@@ -40,7 +39,7 @@ def _group_fields(doc: dict) -> dict:
     return {k: doc[k] for k in BREAKDOWN_FIELDS if doc.get(k) is not None}
 
 
-def process_mcq(doc: dict, results: list, official: bool = True) -> dict:
+def process_mcq(doc: dict, results: list, task, official: bool = True) -> dict:
     """The document's results; ``official=False`` where the benchmark's rule is not a string match (MMAU-Pro)."""
     response = results[0]
     missing = bool(doc["audio_problem"])
@@ -57,7 +56,7 @@ def process_mcq(doc: dict, results: list, official: bool = True) -> dict:
     if official:
         right = not missing and official_string_match(doc["answer"], response, doc["choices"])
         out["official_acc"] = {"doc_id": doc["doc_id"], "score": float(right), **_group_fields(doc)}
-    if run_state.current().judge_configured:
+    if task.judged:
         item = {
             "doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "question": doc["question"],
             "choices": doc["choices"], "answer": doc["answer"],
@@ -69,41 +68,39 @@ def process_mcq(doc: dict, results: list, official: bool = True) -> dict:
     return out
 
 
-def report_breakdown(metric: str, items: list[dict], scores: list[float]) -> None:
+def report_breakdown(task, metric: str, items: list[dict], scores: list[float]) -> None:
     """The official scripts' per-group accuracies (per task, difficulty, modality, category, sub-category)."""
     from lm_eval_audio.benchmarks.choice_layout import accuracy_by
 
-    state = run_state.current()
     pairs = list(zip(items, scores))
     breakdown = {field: accuracy_by(field, pairs) for field in BREAKDOWN_FIELDS if any(field in i for i in items)}
-    state.data_notes.setdefault("official_breakdown", {}).setdefault(state.task, {})[metric] = breakdown
+    task.note_for_task("official_breakdown", metric, breakdown)
 
 
-def accuracy(metric: str, items: list[dict], scores: list[float]) -> float:
+def accuracy(task, metric: str, items: list[dict], scores: list[float]) -> float:
     """The mean of 0/1 scores, with each document's score, the official breakdown and the standard error
     reported beside it."""
-    state = run_state.current()
-    state.report_item_scores(metric, [(i["doc_id"], s) for i, s in zip(items, scores)])
-    report_breakdown(metric, items, scores)
+    task.report_item_scores(metric, [(i["doc_id"], s) for i, s in zip(items, scores)])
+    report_breakdown(task, metric, items, scores)
     acc = sum(scores) / len(scores)
-    state.report_stderr(metric, proportion_stderr(acc, len(scores)))
+    task.report_stderr(metric, proportion_stderr(acc, len(scores)))
     return acc
 
 
-def official_acc(items: list[dict]) -> float:
+def official_acc(items: list[dict], task) -> float:
     """MMAU's / MMAR's accuracy: the string-match rule, over every document (a missing clip counts wrong)."""
-    return accuracy("official_acc", items, [i["score"] for i in items])
+    return accuracy(task, "official_acc", items, [i["score"] for i in items])
 
 
 def _needs_judge(item: dict) -> bool:
     return not item["audio_missing"] and item["letter"] is None and bool(item["response"].strip())
 
 
-def _glitters_verdicts(items: list[dict]) -> list[bool | None]:
+def _glitters_verdicts(items: list[dict], task) -> list[bool | None]:
     """Per item: right or wrong, None where the judge was needed and failed."""
     asked = [i for i in items if _needs_judge(i)]
     verdicts = dict(zip((i["doc_id"] for i in asked),
-                        choice_judge.judge_choices(asked, task_judge.for_aggregation(), run_state.current().task)
+                        choice_judge.judge_choices(asked, task_judge.for_aggregation(task), task)
                         if asked else []))
     out = []
     for item in items:
@@ -121,17 +118,17 @@ def _glitters_verdicts(items: list[dict]) -> list[bool | None]:
     return out
 
 
-def glitters_acc(items: list[dict]) -> float:
+def glitters_acc(items: list[dict], task) -> float:
     """The paper's accuracy: right over all documents; a judge failure counts wrong (and is counted)."""
-    verdicts = _glitters_verdicts(items)
+    verdicts = _glitters_verdicts(items, task)
     judged = [v for i, v in zip(items, verdicts) if _needs_judge(i)]
     if judged and all(v is None for v in judged):
         # Not a score of 0: the judge answered nothing usable (a wrong key, model or endpoint).
         log.error("%s: the judge could read none of the %d responses it was given; glitters_acc is NaN (see the "
-                  "judge log)", run_state.current().task, len(judged))
+                  "judge log)", task.name, len(judged))
         return float("nan")
-    return accuracy("glitters_acc", items, [float(bool(v)) for v in verdicts])
+    return accuracy(task, "glitters_acc", items, [float(bool(v)) for v in verdicts])
 
 
-def glitters_judge_failures(items: list[dict]) -> int:
-    return sum(v is None for v in _glitters_verdicts(items))
+def glitters_judge_failures(items: list[dict], task) -> int:
+    return sum(v is None for v in _glitters_verdicts(items, task))

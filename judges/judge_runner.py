@@ -6,14 +6,11 @@ build prompts and parse replies.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import re
 
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_engine import JudgeEngine, JudgeRequest, JudgeStats
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.judge")
 
@@ -37,23 +34,19 @@ def bounded_answer(text: str) -> str:
     return text[:MAX_ANSWER_CHARS] + f"\n[... {len(text) - MAX_ANSWER_CHARS} more characters of this answer not shown]"
 
 
-def _memo_key(kind: str, task: str, config: JudgeConfig, items: list[dict]) -> str:
-    blob = json.dumps([kind, task, config.public(), items], sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
 def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
-    """Judge ``items`` once per aggregation step (several metrics read the same verdicts).
+    """Judge ``items`` once per run (several metrics read the same verdicts: ``task``, the task's
+    ``run_state.TaskScoring``, remembers them).
 
     ``requests_for(item)`` lists ``(pass_name, messages, parse_or_None, reask)`` for an
     item, whose ``uniq_id`` names it in logs and request ids. Returns, per item, a dict
     from pass name to the engine's outcome (``.parsed`` is None when judging failed).
     """
-    key = _memo_key(kind, task, config, items)
-    state = run_state.current()
-    known = state.judge_verdicts.get(key)
-    if known is not None:
-        return known
+    return task.remembered(kind, items, lambda: _judge(kind, task.name, task.state, config, items, requests_for,
+                                                       parse, desc, prompt_version))
+
+
+def _judge(kind, task: str, state, config, items, requests_for, parse, desc, prompt_version):
     engine = JudgeEngine(config)
     requests, owners = [], []
     cut = 0
@@ -89,30 +82,30 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     if cut:
         log.warning("judge [%s]: %d answer(s) longer than %d characters were cut to that length in the judge's "
                     "prompt (counted as answers_cut in the judge summary)", task, cut, MAX_ANSWER_CHARS)
-    _summarize(task, kind, config, stats, failed, prompt_version, cut)
-    state.judge_verdicts[key] = verdicts
+    state.judge_summaries[task] = _summary(task, kind, config, stats, failed, prompt_version, cut)
     return verdicts
 
 
-def judged_mean(metric: str, judged: list[dict], verdicts: list, value, what: str) -> float:
+def judged_mean(task, metric: str, judged: list[dict], verdicts: list, value, what: str) -> float:
     """A judged score's aggregation: each judged item's ``value(verdict)`` reported as its per-document score
     (None for a judge failure), the mean over the items the judge scored, with its standard error; NaN, with a
     warning naming ``what`` went unjudged, when the judge scored none."""
     from lm_eval_audio.metrics.stderr import mean_stderr
 
-    state = run_state.current()
-    state.report_item_scores(metric, [(i["doc_id"], None if v is None else value(v)) for i, v in zip(judged, verdicts)])
+    task.report_item_scores(metric, [(i["doc_id"], None if v is None else value(v))
+                                        for i, v in zip(judged, verdicts)])
     values = [value(v) for v in verdicts if v is not None]
     if not values:
-        log.warning("%s: no %s could be judged; %s is NaN", state.task, what, metric)
+        log.warning("%s: no %s could be judged; %s is NaN", task.name, what, metric)
         return float("nan")
-    state.report_stderr(metric, mean_stderr(values))
+    task.report_stderr(metric, mean_stderr(values))
     return sum(values) / len(values)
 
 
-def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str,
-               answers_cut: int) -> None:
-    run_state.current().judge_summaries[task] = (
+def _summary(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, failed: list[str], prompt_version: str,
+             answers_cut: int) -> dict:
+    """The judge's settings and counts for one task, logged (``lm_eval_audio_judge`` in the results)."""
+    summary = (
         {
             "kind": kind,
             "judge": config.public(),
@@ -136,3 +129,4 @@ def _summarize(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, fai
             "judge [%s]: %d item(s) could not be judged (uniq_id %s); see the judge log for the replies",
             task, len(failed), shown,
         )
+    return summary

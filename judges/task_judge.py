@@ -6,7 +6,6 @@ from __future__ import annotations
 from lm_eval_audio.judges import smoke_test_judge
 from lm_eval_audio.judges.judge_config import HOW_TO_CONFIGURE, JudgeConfig, JudgeConfigError, _settings, \
     default_cache_path, resolve
-from lm_eval_audio.storage import run_state
 
 
 def for_task(metadata: dict | None = None) -> JudgeConfig | None:
@@ -25,10 +24,9 @@ def for_task(metadata: dict | None = None) -> JudgeConfig | None:
     )
 
 
-def for_aggregation() -> JudgeConfig:
-    """The judge of the task being aggregated; raises naming the task if none is configured."""
-    state = run_state.current()
-    config = for_task(state.task_metadata)
+def for_aggregation(task) -> JudgeConfig:
+    """The judge of ``task`` (its ``run_state.TaskScoring``); raises naming the task if none is configured."""
+    config = for_task(task.metadata)
     if config is None:
-        raise JudgeConfigError(f"{state.task} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)
+        raise JudgeConfigError(f"{task.name} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)
     return config

@@ -16,7 +16,7 @@ MODELS = {
 
 def is_ours(lm) -> bool:
     """Whether a model object is the plugin's (its wrappers, the judge command's replay model); lm-eval's own are left alone."""
-    if type(lm).__name__ == "CachingLM":  # --use_cache: lm-eval's wrapper holds the model as .lm
+    if type(lm).__name__ in ("CachingLM", "AudioCachingLM"):  # --use_cache: the wrapper holds the model as .lm
         lm = vars(lm).get("lm")
     return type(lm).__module__.startswith("lm_eval_audio.")
 

@@ -181,6 +181,14 @@ def results_json(output_path: Path) -> dict:
     return json.loads(found[-1].read_text())
 
 
+def task_scoring(name: str = "test_task", metadata: dict | None = None):
+    """What our tasks hand their ``process_results`` and aggregation functions (``harness.task_building``): the
+    task's ``TaskScoring`` in the current run state."""
+    from lm_eval_audio.storage import run_state
+
+    return run_state.TaskScoring(name, dict(metadata or {}), run_state.current())
+
+
 def write_snapshot(root: Path, foundation: list[dict] = (), chat: list[dict] = (), skip_files=()) -> Path:
     """An AIR-Bench snapshot in the official layout: meta JSONs plus a short clip per item
     (FLAC for Audio_Grounding, whose meta still says .wav), except the items in skip_files."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 
 import pytest
-from conftest import foundation_item, write_snapshot
+from conftest import foundation_item, task_scoring, write_snapshot
 
-from lm_eval_audio.tasks.airbench import data as airbench
+from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.storage import run_state
+from lm_eval_audio.tasks.airbench import data as airbench
 
 
-def _load(root, task_names, track="Foundation"):
-    return airbench.load_items(root, track, task_names, "test_task")
+def _load(root, task_names, track="Foundation", notes=None):
+    return airbench.load_items(root, track, task_names, "test_task", notes=DataNotes() if notes is None else notes)
 
 
 def test_official_layout_and_its_quirks(tmp_path):
@@ -93,13 +94,13 @@ def test_invalid_items_are_left_out_by_uniq_id_and_recorded(tmp_path, caplog):
     del bad["question"]
     items = [foundation_item(4, "Music_AQA"), foundation_item(5, "Music_AQA", answer="not an option"), bad]
     root = write_snapshot(tmp_path, items)
-    run_state.reset()
+    notes = DataNotes()
     with caplog.at_level(logging.WARNING, logger="lm_eval.audio.airbench"):
-        docs = _load(root, ["Music_AQA"])
+        docs = _load(root, ["Music_AQA"], notes=notes)
     assert [d["uniq_id"] for d in docs] == ["4"]
     assert "2 item(s)" in caplog.text and "uniq_id 5 (item 1): answer_gt 'not an option' is none of its choices" in caplog.text
     assert "uniq_id 6 (item 2): lacks question" in caplog.text
-    assert set(run_state.finish().data_notes["airbench_invalid_items"]) == {"Foundation/5", "Foundation/6"}
+    assert set(notes.entries["airbench_invalid_items"]) == {"Foundation/5", "Foundation/6"}
     (root / "Foundation" / "Foundation_meta.json").write_text('{"not": "a list"}')
     with pytest.raises(airbench.AirBenchDataError, match="must hold a JSON list"):
         _load(root, ["Music_AQA"])
@@ -147,7 +148,7 @@ def test_format_followed_and_the_rules_parse_rate_differ_per_item(tmp_path, monk
 
     (doc,) = _load(write_snapshot(tmp_path, [foundation_item(1, "Music_AQA", answer="no")]), ["Music_AQA"])
     run_state.current().judge_configured = False
-    scores = utils.process_foundation(doc, ["Definitely B."])
+    scores = utils.process_foundation(doc, ["Definitely B."], task_scoring())
     assert (scores["format_followed"], scores["exact_match_rule_parsed"], scores["exact_match"]) == (0.0, 1.0, 0.0)
 
 
@@ -162,14 +163,14 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     ok, missing = _load(root, ["Music_AQA"])
     run_state.current().judge_configured = False
     folder = "Music_AQA_ds"  # score_foundation.py's task_id: <task_name>_<dataset_name>
-    assert utils.process_foundation(ok, ["B. no"]) == {
+    assert utils.process_foundation(ok, ["B. no"], task_scoring()) == {
         "exact_match": 1.0, "format_followed": 1.0, "exact_match_rule_parsed": 1.0,
         "exact_match_official": {"doc_id": ok["doc_id"], "folder": folder, "score": 1.0}, "audio_missing": 0.0,
     }
-    assert utils.process_foundation(ok, ["I think so"])["exact_match_official"]["score"] is None  # left out
-    assert utils.process_foundation(missing, [""]) == {
+    assert utils.process_foundation(ok, ["I think so"], task_scoring())["exact_match_official"]["score"] is None  # left out
+    assert utils.process_foundation(missing, [""], task_scoring()) == {
         "exact_match": 0.0, "format_followed": 0.0, "exact_match_rule_parsed": 0.0,
         "exact_match_official": {"doc_id": missing["doc_id"], "folder": folder, "score": None}, "audio_missing": 1.0,
     }
     run_state.current().judge_configured = True
-    assert "gpt_align" in utils.process_foundation(ok, ["B"])  # with a judge, the item goes to it
+    assert "gpt_align" in utils.process_foundation(ok, ["B"], task_scoring())  # with a judge, the item goes to it

@@ -6,9 +6,10 @@ import hashlib
 
 import numpy as np
 import pytest
-from conftest import tone, write_audiobench
+from conftest import task_scoring, tone, write_audiobench
 
 from lm_eval_audio.audio import decoding
+from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.tasks.audiobench import data as audiobench
 from lm_eval_audio.tasks.audiobench.templates import POOLS, SOURCES, TOOLKIT_TEMPLATES
 from lm_eval_audio.tasks.audiobench import utils
@@ -19,8 +20,9 @@ def _rows(n, seconds=1.0, **extra):
             for i in range(n)]
 
 
-def _load(root, name, **metadata):
-    return audiobench.load_docs(name, {"audiobench_data_dir": str(root), **metadata})
+def _load(root, name, notes=None, **metadata):
+    return audiobench.load_docs(name, {"audiobench_data_dir": str(root), **metadata},
+                                notes=DataNotes() if notes is None else notes)
 
 
 @pytest.mark.parametrize("layout,shards", [("parquet", 2), ("arrow", 1)])
@@ -48,7 +50,8 @@ def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
     assert [d["template_id"] for d in docs] == [-1, -1]  # one document per item, its own instruction
     run_state.current().judge_configured = True
     try:
-        assert set(utils.process_judged(docs[0], ["x"])) == {"judge_score", "judge_failures", "audio_missing"}
+        assert set(utils.process_judged(docs[0], ["x"], task_scoring())) == {"judge_score", "judge_failures",
+                                                                             "audio_missing"}
     finally:
         run_state.current().judge_configured = False
 
@@ -78,9 +81,10 @@ def test_folder_may_be_named_after_the_repository_or_the_dataset(tmp_path):
 def test_missing_data_is_a_clear_error_naming_dataset_and_path(tmp_path, monkeypatch):
     monkeypatch.delenv("AUDIOBENCH_DATA_DIR", raising=False)
     with pytest.raises(audiobench.AudioBenchDataError, match="AudioLLMs/iemocap_emotion_recognition.*AUDIOBENCH_DATA_DIR"):
-        audiobench.load_docs("iemocap_emotion_test", {})
+        audiobench.load_docs("iemocap_emotion_test", {}, notes=DataNotes())
     with pytest.raises(audiobench.AudioBenchDataError) as err:
-        audiobench.load_docs("iemocap_emotion_test", {"audiobench_data_dir": str(tmp_path / "nope")})
+        audiobench.load_docs("iemocap_emotion_test", {"audiobench_data_dir": str(tmp_path / "nope")},
+                             notes=DataNotes())
     assert "does not exist" in str(err.value)
     with pytest.raises(audiobench.DatasetAbsent) as err:
         _load(tmp_path, "iemocap_emotion_test")
@@ -97,22 +101,19 @@ def test_missing_data_is_a_clear_error_naming_dataset_and_path(tmp_path, monkeyp
 
 
 def test_unusable_audio_and_empty_answers_are_flagged_and_counted(tmp_path):
-    from lm_eval_audio.storage import run_state
-
-    run_state.reset()
     rows = _rows(4)
     rows[1]["audio"] = None  # a null cell
     rows[2]["answer"] = "  "
     write_audiobench(tmp_path, "wavcaps_qa_test", rows)
-    docs = _load(tmp_path, "wavcaps_qa_test")
+    found = DataNotes()
+    docs = _load(tmp_path, "wavcaps_qa_test", notes=found)
     assert [d["row"] for d in docs] == [0, 1, 3]  # the empty answer is left out
     assert docs[1]["audio_problem"] == "the audio cell is empty (null)"
     (ref,) = utils.doc_to_audio(docs[1])
     assert ref["unavailable"] == "the audio cell is empty (null)"  # the model wrappers do not run it
-    notes = run_state.finish().data_notes
-    assert notes["audiobench_invalid_items"] == {"wavcaps_qa_test/2": "answer empty"}
-    assert notes["audiobench_unusable_audio"] == {"wavcaps_qa_test/1": "the audio cell is empty (null)"}
-    item = utils.process_judged(docs[1], [""])
+    assert found.entries["audiobench_invalid_items"] == {"wavcaps_qa_test/2": "answer empty"}
+    assert found.entries["audiobench_unusable_audio"] == {"wavcaps_qa_test/1": "the audio cell is empty (null)"}
+    item = utils.process_judged(docs[1], [""], task_scoring())
     assert item["audio_missing"] == 1.0
 
 

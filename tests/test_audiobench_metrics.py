@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import task_scoring
 
 from lm_eval_audio.metrics import meteor
 from lm_eval_audio.metrics import wer
@@ -27,7 +28,7 @@ def test_corpus_wer_against_hand_counted_edits():
     assert wer.counts(*pairs[0]) == wer.Counts(errors=1, words=6)
     assert wer.counts(*pairs[1]) == wer.Counts(errors=2, words=3)
     items = [_asr_item(f"r{i}", 0, 1, ref, hyp) for i, (ref, hyp) in enumerate(pairs)]
-    assert utils.wer(items) == pytest.approx(3 / 9)  # corpus level: (1 + 2) / (6 + 3)
+    assert utils.wer(items, task_scoring()) == pytest.approx(3 / 9)  # corpus level: (1 + 2) / (6 + 3)
     assert (1 / 6 + 2 / 3) / 2 != pytest.approx(3 / 9)  # not the mean of per-item rates (0.4167)
 
 
@@ -76,13 +77,12 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
         _asr_item("r3", 0, 1, "skipped", "", missing=True),  # unusable audio: counted elsewhere, not scored
     ]
     # r1: joined "the quick brown fox jumps over the lazy dog ninety" -> 1 insertion over 9 words; r2: 0 of 1
-    assert utils.wer(items) == pytest.approx(1 / 10)
+    assert utils.wer(items, task_scoring()) == pytest.approx(1 / 10)
     from lm_eval_audio.storage import run_state
 
     run_state.reset()
     # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
-    run_state.current().aggregating = ("audiobench_earnings21_test", {})
-    assert utils.wer([items[0], items[1], items[3]]) == 0.0
+    assert utils.wer([items[0], items[1], items[3]], task_scoring("audiobench_earnings21_test")) == 0.0
     assert run_state.finish().data_notes["audiobench_incomplete_recordings"] == {
         "audiobench_earnings21_test": ["r1 (chunks [0, 2] of 3)"]}
 
@@ -95,27 +95,28 @@ def test_sweep_statistics_across_templates():
         _asr_item("a/2", 0, 1, "red green blue gold", "red green blue", template=2),
     ]
     rates = [0.0, 0.5, 0.25]
-    assert utils.wer_template_mean(items) == pytest.approx(sum(rates) / 3)
-    assert utils.wer_template_min(items) == 0.0
-    assert utils.wer_template_max(items) == 0.5
+    assert utils.wer_template_mean(items, task_scoring()) == pytest.approx(sum(rates) / 3)
+    assert utils.wer_template_min(items, task_scoring()) == 0.0
+    assert utils.wer_template_max(items, task_scoring()) == 0.5
     mu = sum(rates) / 3
-    assert utils.wer_template_std(items) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
+    assert utils.wer_template_std(items, task_scoring()) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
     from lm_eval_audio.tasks.audiobench import scoring as audiobench_scoring
     from lm_eval_audio.storage import run_state
 
     run_state.reset()
     ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]
-    mean, low, high, std = audiobench_scoring.spread("judge_score", lambda items: ratings, audiobench_scoring.combine_mean)
-    run_state.current().aggregating = ("audiobench_clotho_aqa_test", {})
-    assert (mean([]), low([]), high([]), std([])) == (45.0, 20.0, 70.0, 25.0)
+    mean, low, high, std = audiobench_scoring.spread("judge_score", lambda items, task: ratings,
+                                                     audiobench_scoring.combine_mean)
+    task = task_scoring("audiobench_clotho_aqa_test")
+    assert (mean([], task), low([], task), high([], task), std([], task)) == (45.0, 20.0, 70.0, 25.0)
     assert run_state.finish().data_notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
     captions = [{"doc_id": t, "reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]
-    assert utils.meteor_template_max(captions) == pytest.approx(max(per_template))
-    assert utils.meteor_template_min(captions) == pytest.approx(min(per_template))
-    assert utils.meteor(captions) == pytest.approx(sum(per_template) / 2)
+    assert utils.meteor_template_max(captions, task_scoring()) == pytest.approx(max(per_template))
+    assert utils.meteor_template_min(captions, task_scoring()) == pytest.approx(min(per_template))
+    assert utils.meteor(captions, task_scoring()) == pytest.approx(sum(per_template) / 2)
 
 
 # --- METEOR --------------------------------------------------------------------------
@@ -232,6 +233,6 @@ def test_the_cleaning_brings_a_prefixed_transcript_to_wer_0():
     answer = "The original content of this audio is: 'He hoped there would be stew for dinner, turnips and carrots'"
     raw = [_asr_item("r0", 0, 1, reference, answer)]
     clean = [_asr_item("r0", 0, 1, reference, qwen2_asr_answer(answer))]
-    assert utils.wer(raw) == pytest.approx(7 / 11) and utils.wer(clean) == 0.0  # 7 inserted words
+    assert utils.wer(raw, task_scoring()) == pytest.approx(7 / 11) and utils.wer(clean, task_scoring()) == 0.0  # 7 inserted words
     filtered = utils.qwen2_asr_cleaned([[answer], [FailedResponse("timed out")]], docs=[{}, {}])
     assert filtered[0] == [qwen2_asr_answer(answer)] and is_failed(filtered[1][0])

@@ -54,22 +54,25 @@ def test_every_text_and_position_a_patch_relies_on_is_checked():
 
     checked = {text for entries in targets.TEXTS.values() for _, _, text in entries}
     assert {targets.LOG_OVERRIDE, targets.UNKNOWN_SPEC, targets.TASKS_NOT_FOUND, targets.NOT_MULTIMODAL,
-            "self.dbdict = ", "self.date_id = "} <= checked
+            "self.dbdict = SqliteDict(cache_db, autocommit=True)",
+            "self.dbdict = cachinglm.dbdict", "self.date_id = "} <= checked
 
-    def _build_group_members(self, members, name, *rest):  # group_name renamed
+    def build(self, spec, *, entry=None, overrides=None, registry=None):  # what was built moved from position 1
         pass
 
-    fake = types.SimpleNamespace(TaskFactory=types.SimpleNamespace(build=factory.TaskFactory.build,
-                                                                   _build_group_members=_build_group_members))
+    fake = types.SimpleNamespace(**{name: getattr(factory, name) for name in ("Kind", "Group", "ConfigurableTask")},
+                                 TaskFactory=types.SimpleNamespace(build=build))
     assert targets.problems("lm_eval.tasks._factory", fake) == [
-        "lm_eval.tasks._factory.TaskFactory._build_group_members no longer takes group_name in position 2"]
+        "lm_eval.tasks._factory.TaskFactory.build no longer takes entry in position 1"]
 
 
 def test_a_changed_message_is_named(monkeypatch):
     monkeypatch.setattr(targets, "_source", lambda name: "no such wording here")
     problems = targets.problems("lm_eval.evaluator", importlib.import_module("lm_eval.evaluator"))
     assert problems == ["lm_eval.evaluator no longer says 'which require multimodal input', which the "
-                        "audio-task-on-a-text-model message (cli_patches) relies on"]
+                        "audio-task-on-a-text-model message (cli_patches) relies on",
+                        "lm_eval.evaluator no longer says 'with arguments: ', which the log line whose credentials "
+                        "log_redaction masks relies on"]
 
 
 def test_the_supported_lm_eval_range_is_the_declared_one():
@@ -118,11 +121,11 @@ def test_a_changed_target_disables_the_plugin_and_lm_eval_keeps_working():
     assert "supports lm-eval>=0.4.13,<0.4.14" in warnings[0]
 
 
-# An evaluator target missing (simple_evaluate renamed): lm_eval.evaluator loads after lm-eval's registry, where
+# An evaluator target missing (evaluate renamed): lm_eval.evaluator loads after lm-eval's registry, where
 # our models were registered already; they must leave it, and our tasks stay out of a new TaskManager.
 EVALUATOR_TARGET_MISSING = RENAMED_TARGET.replace('"api" / "model.py"', '"evaluator.py"').replace(
     'name == "lm_eval.api.model"', 'name == "lm_eval.evaluator"').replace(
-    'replace("hash_args", "hash_args_v2")', 'replace("def simple_evaluate(", "def simple_evaluate_v2(")').replace(
+    'replace("hash_args", "hash_args_v2")', 'replace("def evaluate(", "def evaluate_v2(")').replace(
     """results = lm_eval.evaluator.simple_evaluate(
     model="dummy", tasks=["tiny_arc"], limit=2,
     task_manager=TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False))
@@ -132,14 +135,14 @@ print("RESULTS", sorted(results["results"]))
 
 
 def test_a_missing_evaluator_target_takes_our_models_and_tasks_out_of_lm_eval():
-    assert "simple_evaluate_v2" in EVALUATOR_TARGET_MISSING and "OUR TASKS LISTED" in EVALUATOR_TARGET_MISSING
+    assert "evaluate_v2" in EVALUATOR_TARGET_MISSING and "OUR TASKS LISTED" in EVALUATOR_TARGET_MISSING
     proc = subprocess.run([sys.executable, "-c", EVALUATOR_TARGET_MISSING], cwd=REPO, capture_output=True,
                           text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "HF_HUB_OFFLINE": "1",
                                                        "HF_DATASETS_OFFLINE": "1", "HOME": str(Path.home())})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "OURS REGISTERED False" in proc.stdout and "OUR TASKS LISTED False" in proc.stdout, proc.stdout
     warnings = [line for line in proc.stderr.splitlines() if "lm-eval-audio is disabled" in line]
-    assert len(warnings) == 1 and "lm_eval.evaluator.simple_evaluate is missing" in warnings[0], proc.stderr[-3000:]
+    assert len(warnings) == 1 and "lm_eval.evaluator.evaluate is missing" in warnings[0], proc.stderr[-3000:]
 
 
 def test_a_task_of_ours_with_the_name_of_one_of_lm_evals_stops(tmp_path, monkeypatch):
@@ -163,25 +166,49 @@ def test_a_task_of_ours_with_the_name_of_one_of_lm_evals_stops(tmp_path, monkeyp
     assert manager.TaskManager(include_path=str(user)).task_index["spoken_digits_gen"].yaml_path.parent == user
 
 
-def test_lm_evals_own_audio_payloads_keep_lm_evals_cache_key():
+def test_lm_evals_own_models_keep_lm_evals_request_cache(tmp_path):
+    """--use_cache puts our subclass of CachingLM in lm-eval's place; lm-eval's own models get lm-eval's cache
+    (its keys, its hook, its request loop), and lm-eval's hash_args is its own."""
     import lm_eval.api.model as api_model
+    from lm_eval.models.dummy import DummyLM
 
-    args = ("context", {"until": ["\n"]}, {"audio": [b"RIFF....WAVEfmt "]})
-    assert api_model.hash_args("generate_until", args) == api_model.hash_args.__wrapped__("generate_until", args)
+    assert not hasattr(api_model.hash_args, "__wrapped__")
+    cached = api_model.CachingLM(DummyLM(), str(tmp_path / "cache.db"))
+    assert type(cached).__name__ == "AudioCachingLM" and type(cached).__mro__[1].__module__ == "lm_eval.api.model"
+    assert type(cached.lm.cache_hook) is api_model.CacheHook
+    assert "CachingLM.__getattr__.<locals>._fn" in cached.generate_until.__qualname__
 
 
 def test_lm_evals_own_models_keep_their_metadata(tmp_path):
-    """A --metadata key that looks like a credential is the user's business with lm-eval's own
-    models and tasks; with ours it is refused before lm-eval logs it."""
+    """A --metadata key that looks like a credential is the user's business with lm-eval's own tasks; with
+    ours (where it would go into the results' task configurations) it is refused before the model runs."""
     from lm_eval.evaluator import simple_evaluate
     from lm_eval.tasks import TaskManager
 
     from lm_eval_audio.endpoints.model_args import CredentialError
 
-    manager = TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False)
-    results = simple_evaluate(model="dummy", tasks=["tiny_arc"], limit=2, task_manager=manager,
-                              metadata={"token": "my-run-label"})
+    fixtures = str(REPO / "tests" / "fixtures" / "text_tasks")
+    manager = TaskManager(include_path=fixtures, include_defaults=False, metadata={"token": "my-run-label"})
+    results = simple_evaluate(model="dummy", tasks=["tiny_arc"], limit=2, task_manager=manager)
     assert "tiny_arc" in results["results"]
+    ours = TaskManager(include_path=[str(REPO / "tasks" / "spoken_digits"), fixtures], include_defaults=False,
+                       metadata={"token": "my-run-label"})
     with pytest.raises(CredentialError, match="token"):
-        simple_evaluate(model="dummy", tasks=["spoken_digits_gen"], limit=2, task_manager=manager,
-                        metadata={"token": "my-run-label"})
+        simple_evaluate(model="dummy", tasks=["spoken_digits_gen"], limit=2, task_manager=ours)
+
+
+def test_no_credential_reaches_lm_evals_log(caplog):
+    """lm-eval logs a model's arguments before our wrapper refuses a key among them: masked in the log."""
+    import logging
+
+    import lm_eval.evaluator
+
+    from lm_eval_audio.harness.log_redaction import MASK
+
+    with caplog.at_level(logging.INFO, logger="lm_eval.evaluator"):
+        lm_eval.evaluator.eval_logger.info("Initializing %s model, with arguments: %s", "openai-audio",
+                                           {"model": "m", "api_key": "abc12345"})
+        lm_eval.evaluator.eval_logger.info("Initializing cascade model, with arguments: "
+                                           "{'llm_model': 'sk-abcdefghijklmnopqrstuvwx'}")
+    assert "abc12345" not in caplog.text and "sk-abcdefghijklmnopqrstuvwx" not in caplog.text
+    assert caplog.text.count(MASK) == 2 and "'model': 'm'" in caplog.text

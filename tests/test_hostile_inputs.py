@@ -25,6 +25,7 @@ import soundfile as sf
 from conftest import foundation_item, results_json, run_cli, tone, write_snapshot
 from scripted_judge import ScriptedJudge
 
+from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.tasks.airbench import data as airbench
 from lm_eval_audio.audio import decoding as audio
 from lm_eval_audio.audio.errors import AudioError
@@ -136,7 +137,7 @@ def test_broken_metadata_is_an_error_naming_the_file(tmp_path, problem, write):
     meta = tmp_path / "Foundation" / "Foundation_meta.json"
     write(meta)
     with pytest.raises(airbench.AirBenchDataError) as error:
-        airbench.load_items(tmp_path, "Foundation", ["Speaker_Gender_Recognition"], "t")
+        airbench.load_items(tmp_path, "Foundation", ["Speaker_Gender_Recognition"], "t", notes=DataNotes())
     assert str(meta) in str(error.value)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import task_scoring
 from scripted_judge import ScriptedJudge
 
 from lm_eval_audio.tasks.airbench import judges as aj
@@ -78,10 +79,10 @@ def verdicts(tmp_path_factory):
         config = JudgeConfig(base_url=judge.base_url, model="judge-x", retry_base_seconds=0.01, max_parse_attempts=1,
                              cache_path=str(tmp_path_factory.mktemp("judge") / "cache.sqlite"))
         out = {
-            "choice": aj.judge_choices(items, config, "t_choice"),
-            "pair": aj.judge_chat(items, config, "t_pair"),
-            "rubric": abj.judge_ratings(items, config, "t_rubric", "rubric"),
-            "binary": abj.judge_ratings(items, config, "t_binary", "binary"),
+            "choice": aj.judge_choices(items, config, task_scoring("t_choice")),
+            "pair": aj.judge_chat(items, config, task_scoring("t_pair")),
+            "rubric": abj.judge_ratings(items, config, task_scoring("t_rubric"), "rubric"),
+            "binary": abj.judge_ratings(items, config, task_scoring("t_binary"), "binary"),
         }
         prompts = [body["messages"][0]["content"] for body in judge.requests]
     return out, prompts

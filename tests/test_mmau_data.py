@@ -10,6 +10,7 @@ import logging
 import numpy as np
 import pytest
 import soundfile as sf
+from conftest import task_scoring
 
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.tasks.mmar.data import LAYOUT as MMAR
@@ -17,6 +18,19 @@ from lm_eval_audio.tasks.mmau import data as mmau_data
 from lm_eval_audio.tasks.mmau_pro import data as mmau_pro
 from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET
 from lm_eval_audio.storage import run_state
+
+
+def _noted(load, *args, **kwargs):
+    """A loader's documents, its notes taken into the run state as the seam takes them when lm-eval builds the
+    task (harness.task_building.take_notes)."""
+    from lm_eval_audio.benchmarks.data_notes import DataNotes
+    from lm_eval_audio.harness.task_building import take_notes
+
+    notes = DataNotes()
+    try:
+        return load(*args, notes=notes, **kwargs)
+    finally:
+        take_notes(notes)
 
 
 def _clip(path):
@@ -47,8 +61,8 @@ def mmau_root(tmp_path):
 def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
     state = run_state.reset()
     with caplog.at_level(logging.WARNING):
-        sound = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
-        music = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
+        sound = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
+        music = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
     assert [d["uniq_id"] for d in sound] == ["id-0", "id-3"]  # 4 and 5 are left out, named
     assert sound[0]["audio"] == [str(mmau_root / "./test-mini-audios/id-0.wav")] and sound[0]["audio_problem"] == ""
     assert sound[1]["audio_problem"].startswith("empty audio file")  # kept, flagged, counted
@@ -63,12 +77,12 @@ def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
 
 def test_mmau_difficulty_split_and_test_set_without_answers(mmau_root, tmp_path):
     run_state.reset()
-    easy = choice_layout.load_items(mmau_data.TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
+    easy = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
     assert [d["uniq_id"] for d in easy] == ["id-1"]
     test = [_mmau_item(9, answer="", split="test", audio_id="./test-audios/id-9.wav")]
     (mmau_root / "mmau-test.json").write_text(json.dumps(test), encoding="utf-8")
     _clip(mmau_root / "test-audios" / "id-9.wav")
-    docs = choice_layout.load_items(mmau_data.TEST, mmau_root, {}, "mmau test")
+    docs = _noted(choice_layout.load_items, mmau_data.TEST, mmau_root, {}, "mmau test")
     assert docs[0]["answer"] == "" and "answer_not_in_choices" not in run_state.current().data_notes
 
 
@@ -80,10 +94,10 @@ def test_mmau_data_folder_errors_name_the_fix(tmp_path, monkeypatch):
         choice_layout.check_snapshot(mmau_data.TEST_MINI, {"mmau_data_dir": str(tmp_path)})
     (tmp_path / "mmau-test-mini.json").write_text("[{", encoding="utf-8")
     with pytest.raises(choice_layout.LayoutDataError, match="is not valid JSON"):
-        choice_layout.load_items(mmau_data.TEST_MINI, tmp_path, {}, "x")
+        _noted(choice_layout.load_items, mmau_data.TEST_MINI, tmp_path, {}, "x")
     (tmp_path / "mmau-test-mini.json").write_text("[]", encoding="utf-8")
     with pytest.raises(choice_layout.TaskDataAbsent, match="lists no items"):
-        choice_layout.load_items(mmau_data.TEST_MINI, tmp_path, {"task": "sound"}, "x")
+        _noted(choice_layout.load_items, mmau_data.TEST_MINI, tmp_path, {"task": "sound"}, "x")
 
 
 def _mmar_item(i, **changes):
@@ -102,18 +116,18 @@ def test_mmar_reads_the_jsonl_or_the_json_and_keeps_answers_off_the_choices(tmp_
         _clip(tmp_path / "audio" / f"v{i}_00-01-32_00-02-02.wav")
     (tmp_path / "MMAR-meta.json").write_text(json.dumps(items), encoding="utf-8")
     with caplog.at_level(logging.WARNING):
-        mixed = choice_layout.load_items(MMAR, tmp_path, {"modality": "mix-sound-speech"}, "mmar mix")
+        mixed = _noted(choice_layout.load_items, MMAR, tmp_path, {"modality": "mix-sound-speech"}, "mmar mix")
     # the old JSON's quirk: kept, scored as the official rule scores it, and noted
     assert mixed[0]["answer"] == "3060" and "answer that is none of their choices" in caplog.text
     assert run_state.current().data_notes["answer_not_in_choices"] == {"mmar mix/v1_00-01-32_00-02-02": "3060"}
     # the newer JSON Lines file wins where both are present, and its extra fields are ignored
     (tmp_path / "MMAR-meta.jsonl").write_text("\n".join(json.dumps(i) for i in items[2:]) + "\n", encoding="utf-8")
-    docs = choice_layout.load_items(MMAR, tmp_path, {"category": "Cultural Layer"}, "mmar cultural")
+    docs = _noted(choice_layout.load_items, MMAR, tmp_path, {"category": "Cultural Layer"}, "mmar cultural")
     assert [d["modality"] for d in docs] == ["speech"]
     assert run_state.current().data_notes["meta_files"]["mmar cultural"].endswith("MMAR-meta.jsonl")
     (tmp_path / "MMAR-meta.jsonl").write_text('{"id": 1}\nnot json\n', encoding="utf-8")
     with pytest.raises(choice_layout.LayoutDataError, match="MMAR-meta.jsonl line 2: not JSON"):
-        choice_layout.load_items(MMAR, tmp_path, {}, "x")
+        _noted(choice_layout.load_items, MMAR, tmp_path, {}, "x")
 
 
 def _pro_rows():
@@ -153,8 +167,8 @@ def pro_root(tmp_path):
 def test_mmau_pro_layout_and_quirks(pro_root, caplog):
     state = run_state.reset()
     with caplog.at_level(logging.WARNING):
-        closed = mmau_pro.load_items(pro_root, ["sound", "multi"], "pro closed")
-        both = mmau_pro.load_items(pro_root, ["open", "instruction following"], "pro other")
+        closed = _noted(mmau_pro.load_items, pro_root, ["sound", "multi"], "pro closed")
+        both = _noted(mmau_pro.load_items, pro_root, ["open", "instruction following"], "pro other")
     assert [d["uniq_id"] for d in closed] == ["c1", "m1", "c3"]  # c2 (one choice) dropped, as the script drops it
     assert "needs at least two choices" in caplog.text and "'c2'" in caplog.text
     multi = closed[1]
@@ -174,7 +188,7 @@ def test_mmau_pro_layout_and_quirks(pro_root, caplog):
 
 def test_mmau_pro_first_clip_only_reproduces_the_paper(pro_root):
     run_state.reset()
-    docs = mmau_pro.load_items(pro_root, ["multi"], "pro multi", mmau_pro.clips_setting({"mmau_pro_clips": "first"}))
+    docs = _noted(mmau_pro.load_items, pro_root, ["multi"], "pro multi", mmau_pro.clips_setting({"mmau_pro_clips": "first"}))
     assert docs[0]["audio"] == [str(pro_root / "data/m1a.wav")] and docs[0]["clips_in_row"] == 2
     with pytest.raises(choice_layout.LayoutDataError, match="mmau_pro_clips 'some'"):
         mmau_pro.clips_setting({"mmau_pro_clips": "some"})
@@ -190,16 +204,16 @@ def test_mmau_pro_kwargs_as_a_json_string(tmp_path):
     _clip(tmp_path / "data" / "i2.wav")
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "test.parquet")
     run_state.reset()
-    docs = mmau_pro.load_items(tmp_path, ["instruction following"], "x")
+    docs = _noted(mmau_pro.load_items, tmp_path, ["instruction following"], "x")
     assert json.loads(docs[0]["kwargs"]) == {"keywords": "dog, cat"}
 
 
 def test_the_bundled_samples_are_in_the_official_layouts():
     run_state.reset()
-    mini = choice_layout.load_items(mmau_data.TEST_MINI, choice_layout.sample_root(mmau_data.TEST_MINI), {}, "sample")
-    test = choice_layout.load_items(mmau_data.TEST, choice_layout.sample_root(mmau_data.TEST), {}, "sample test")
-    mmar = choice_layout.load_items(MMAR, choice_layout.sample_root(MMAR), {}, "sample mmar")
-    pro = mmau_pro.load_items(mmau_pro.sample_root(), list(mmau_pro.CATEGORIES), "sample pro")
+    mini = _noted(choice_layout.load_items, mmau_data.TEST_MINI, choice_layout.sample_root(mmau_data.TEST_MINI), {}, "sample")
+    test = _noted(choice_layout.load_items, mmau_data.TEST, choice_layout.sample_root(mmau_data.TEST), {}, "sample test")
+    mmar = _noted(choice_layout.load_items, MMAR, choice_layout.sample_root(MMAR), {}, "sample mmar")
+    pro = _noted(mmau_pro.load_items, mmau_pro.sample_root(), list(mmau_pro.CATEGORIES), "sample pro")
     assert (len(mini), len(test), len(mmar), len(pro)) == (12, 3, 14, 14)
     assert all(not d["audio_problem"] for d in mini + test + mmar + pro)
     assert {d["source"] for d in mini + mmar} == {SYNTHETIC_SAMPLE_DATASET}
@@ -225,8 +239,7 @@ def test_mmau_test_predictions_are_written_for_the_official_evaluation(tmp_path)
     state = run_state.reset()
     docs = utils.load(split="test", sample=True)["test"]
     results = [utils.process_prediction(doc, [answer]) for doc, answer in zip(docs, ["horse", "", "three"])]
-    state.aggregating = ("mmau_test", {})
-    assert utils.predictions_written([r["predictions_written"] for r in results]) == 3
+    assert utils.predictions_written([r["predictions_written"] for r in results], task_scoring("mmau_test")) == 3
     assert sum(r["unanswered"] for r in results) == 1
     (path,) = state.write_submissions(str(tmp_path), "2026-01-01")
     assert path.endswith("mmau_test_submission_2026-01-01.json")

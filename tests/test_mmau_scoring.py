@@ -11,6 +11,7 @@ import math
 import re
 
 import pytest
+from conftest import task_scoring
 
 from lm_eval_audio.tasks.mmau_pro import instructions as rules
 from lm_eval_audio.metrics.choice_matching import (
@@ -242,12 +243,12 @@ def test_both_scorings_of_one_run(tmp_path):
     docs = [_doc(i, choices, "two") for i in range(6)] + [_doc(6, choices, "two", problem="missing audio file: x")]
     state = run_state.reset()
     state.judge_configured = True
-    results = [choice_scoring.process_mcq(d, [r]) for d, r in zip(docs, responses)]
+    results = [choice_scoring.process_mcq(d, [r], task_scoring()) for d, r in zip(docs, responses)]
     assert [r["pattern_read"] for r in results] == [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [r["pattern_acc"] for r in results] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [r["glitters_judge_calls"] for r in results] == [0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0]
     # naming two choices is wrong by the official rule; "B" alone is no answer to it
-    assert choice_scoring.official_acc([r["official_acc"] for r in results]) == 0.0
+    assert choice_scoring.official_acc([r["official_acc"] for r in results], task_scoring()) == 0.0
 
     def reply(prompt):
         if "Question: " not in prompt:  # the re-ask after a reply in no format (Q4's)
@@ -256,12 +257,12 @@ def test_both_scorings_of_one_run(tmp_path):
         return replies.get(question, "Selected: A\nJudgment: incorrect")
 
     with ScriptedJudge(reply=reply, models=("judge-model",)) as server:
-        state.aggregating = ("mmau_sample_sound", {"judge_base_url": server.base_url, "judge_model": "judge-model",
-                                                   "judge_cache": str(tmp_path / "cache.sqlite"),
-                                                   "judge_max_parse_attempts": 2})
+        task = task_scoring("mmau_sample_sound", {"judge_base_url": server.base_url, "judge_model": "judge-model",
+                                                  "judge_cache": str(tmp_path / "cache.sqlite"),
+                                                  "judge_max_parse_attempts": 2})
         items = [r["glitters_acc"] for r in results]
-        assert choice_scoring.glitters_acc(items) == pytest.approx(3 / 7)  # docs 0, 2, 3
-        assert choice_scoring.glitters_judge_failures(items) == 1
+        assert choice_scoring.glitters_acc(items, task) == pytest.approx(3 / 7)  # docs 0, 2, 3
+        assert choice_scoring.glitters_judge_failures(items, task) == 1
         asked = sorted(r["messages"][0]["content"].split("Question: ")[1].split("\n")[0]
                        for r in state.judge_records["mmau_sample_sound"])
         assert asked == ["Q2?", "Q3?", "Q4?"]  # only what the patterns could not read, and not the empty answer
@@ -292,18 +293,17 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
     words = ["dog", "bark", "cat", "meow"]
     monkeypatch.setattr(embedding_match, "load_encoder", lambda name, device, local: lambda texts: torch.tensor(
         [[float(w in t) for w in words] for t in texts]))
-    results = [scoring.process_closed(d, [r]) for d, r in zip(closed, ["a dog", "a dog barks", ""])]
-    state.aggregating = ("mmau_pro_sound", {})
-    assert scoring.closed_official_acc([r["official_acc"] for r in results]) == pytest.approx(1 / 3)
-    assert scoring.closed_performance([r["performance_score"] for r in results]) == pytest.approx(1 / 3)
+    results = [scoring.process_closed(d, [r], task_scoring()) for d, r in zip(closed, ["a dog", "a dog barks", ""])]
+    task = task_scoring("mmau_pro_sound")
+    assert scoring.closed_official_acc([r["official_acc"] for r in results], task) == pytest.approx(1 / 3)
+    assert scoring.closed_performance([r["performance_score"] for r in results], task) == pytest.approx(1 / 3)
 
     def unavailable(name, device, local):
         raise embedding_match.EmbedderUnavailable(f"{name} cannot be loaded here")
 
     monkeypatch.setattr(embedding_match, "load_encoder", unavailable)
-    state.judge_verdicts.clear()  # (matches are kept for the run; another run meets the absent model)
-    state.aggregating = ("mmau_pro_music", {})
-    assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results]))
+    # (matches are kept for the task's run; another task meets the absent model)
+    assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], task_scoring("mmau_pro_music")))
     assert "cannot be loaded here" in state.data_notes["unscored_metrics"]["mmau_pro_music/official_acc"]
 
     opened = [{"doc_id": i, "uniq_id": f"o{i}", "question": f"Open{i}?", "answer": "ref", "audio_problem": p}
@@ -315,16 +315,17 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
         asked = [q for q in replies if f"Question: {q}" in prompt]
         return replies[asked[0]] if asked else "no scores here"
 
-    results = [scoring.process_open(d, ["an answer"]) for d in opened]
+    results = [scoring.process_open(d, ["an answer"], task_scoring()) for d in opened]
     with ScriptedJudge(reply=reply, models=("judge-model",)) as server:
-        state.aggregating = ("mmau_pro_open", {"judge_base_url": server.base_url, "judge_model": "judge-model",
-                                               "judge_cache": str(tmp_path / "c.sqlite"), "judge_max_parse_attempts": 1})
+        task = task_scoring("mmau_pro_open", {"judge_base_url": server.base_url, "judge_model": "judge-model",
+                                              "judge_cache": str(tmp_path / "c.sqlite"), "judge_max_parse_attempts": 1})
         items = [r["performance_score"] for r in results]
         # Open1's OVERALL of exactly 3 becomes its criteria's mean, 2.0; Open2 is a judge failure, Open3 has no clip
-        assert scoring.judge_overall(items) == pytest.approx((4.5 + 2.0) / 2)
-        assert scoring.open_performance(items) == pytest.approx((4.5 + 2.0) / 2 / 5)
-        assert scoring.good_response_rate(items) == 0.5 and scoring.poor_response_rate(items) == 0.5
-        assert scoring.judge_failures(items) == 1
+        assert scoring.judge_overall(items, task) == pytest.approx((4.5 + 2.0) / 2)
+        assert scoring.open_performance(items, task) == pytest.approx((4.5 + 2.0) / 2 / 5)
+        assert scoring.good_response_rate(items, task) == 0.5 and scoring.poor_response_rate(items, task) == 0.5
+        assert scoring.judge_failures(items, task) == 1
+        assert len(state.judge_records["mmau_pro_open"]) == 3  # judged once for the five metrics above
         system = state.judge_records["mmau_pro_open"][0]["messages"][0]
         assert system == {"role": "system", "content": "You are a helpful and objective evaluator."}
 
@@ -335,6 +336,6 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
              {"doc_id": 2, "task_identifier": "Number Sentences (at most)", "kwargs": '{"N": 2}', "question": "q",
               "audio_problem": ""}]
     results = [scoring.process_instructions(d, ["no commas, sorry"]) for d in rules]
-    state.aggregating = ("mmau_pro_instruction_following", {})
-    assert scoring.instructions_followed([r["instructions_followed"] for r in results]) == 0.0  # 0 of the 2 checked
+    assert scoring.instructions_followed([r["instructions_followed"] for r in results],
+                                         task_scoring("mmau_pro_instruction_following")) == 0.0  # 0 of the 2 checked
     assert [r["instructions_unchecked"] for r in results] == [0.0, 0.0, 1.0]

@@ -20,7 +20,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from lm_eval_audio.storage import jsonl, run_state
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
 log = logging.getLogger("lm_eval.audio.data")
@@ -120,23 +121,16 @@ def _problem(layout: Layout, item) -> str | None:
     return None
 
 
-def _note_once(kind: str, key: str, message: str, *args) -> None:
-    warned = run_state.current().warned
-    if (kind, key) not in warned:
-        warned.add((kind, key))
-        log.warning(message, *args)
-
-
 class LeftOut:
     """The items of one task that cannot be evaluated: each noted for the results (``invalid_items``) as it is
     found, all named in one warning at the end."""
 
-    def __init__(self, eval_task: str, unit: str) -> None:
-        self.eval_task, self.unit, self.found = eval_task, unit, []
+    def __init__(self, eval_task: str, unit: str, notes: DataNotes) -> None:
+        self.eval_task, self.unit, self.notes, self.found = eval_task, unit, notes, []
 
     def add(self, index: int, item_id, problem: str) -> None:
         self.found.append(f"id {item_id!r} ({self.unit} {index}): {problem}")
-        run_state.current().note("invalid_items", f"{self.eval_task}/{index}", problem)
+        self.notes.note("invalid_items", f"{self.eval_task}/{index}", problem)
 
     def warn(self, path) -> None:
         if self.found:
@@ -145,22 +139,22 @@ class LeftOut:
                         " ..." if len(self.found) > 10 else "")
 
 
-def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[dict]:
-    """The documents of one lm-eval task: the items whose fields equal ``where`` (e.g. ``{"task": "sound"}``)."""
+def load_items(layout: Layout, root: Path, where: dict, eval_task: str, *, notes: DataNotes) -> list[dict]:
+    """The documents of one lm-eval task: the items whose fields equal ``where`` (e.g. ``{"task": "sound"}``);
+    what cannot be used, on ``notes``."""
     path = meta_path(layout, root)
     items = read_items(path)
-    state = run_state.current()
-    state.note("meta_files", eval_task, str(path))
+    notes.note("meta_files", eval_task, str(path))
     for field, known in layout.groups.items():  # the official scripts raise on any other value
         unknown = Counter(str(_one(i.get(field))) for i in items if isinstance(i, dict) and i.get(field) is not None
                           and _one(i.get(field)) not in known)
         if unknown:
-            state.note("unknown_group_values", f"{path}:{field}", dict(unknown))
-            _note_once("unknown_group_values", f"{path}:{field}",
-                       "%s: %d item(s) have a %s no task reads (%s; known: %s): no per-%s task evaluates them; "
-                       "fix the metadata", path, sum(unknown.values()), field,
-                       ", ".join(f"{v!r} ({n})" for v, n in unknown.most_common(5)), ", ".join(known), field)
-    docs, invalid, no_audio, off_choices = [], LeftOut(eval_task, "item"), 0, 0
+            notes.note("unknown_group_values", f"{path}:{field}", dict(unknown))
+            notes.warn_once(("unknown_group_values", f"{path}:{field}"), log,
+                            "%s: %d item(s) have a %s no task reads (%s; known: %s): no per-%s task evaluates them; "
+                            "fix the metadata", path, sum(unknown.values()), field,
+                            ", ".join(f"{v!r} ({n})" for v, n in unknown.most_common(5)), ", ".join(known), field)
+    docs, invalid, no_audio, off_choices = [], LeftOut(eval_task, "item", notes), 0, 0
     for index, item in enumerate(items):
         if any(not isinstance(item, dict) or _one(item.get(k)) != v for k, v in where.items()):
             continue
@@ -170,12 +164,12 @@ def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[
             continue
         if not layout.answers_withheld and item["answer"] not in item["choices"]:
             off_choices += 1  # MMAR-meta.json has 6: the official rule still scores them, so do we
-            state.note("answer_not_in_choices", f"{eval_task}/{item['id']}", item["answer"])
+            notes.note("answer_not_in_choices", f"{eval_task}/{item['id']}", item["answer"])
         audio = str(root / item[layout.audio_key])
         problem = audio_file_problem(audio)
         if problem:
             no_audio += 1
-            state.note("unusable_audio", f"{eval_task}/{item['id']}", problem)
+            notes.note("unusable_audio", f"{eval_task}/{item['id']}", problem)
             log.warning("%s: id %s: %s; the item is scored wrong and counted in audio_missing", eval_task,
                         item["id"], problem)
         docs.append({
@@ -197,7 +191,7 @@ def load_items(layout: Layout, root: Path, where: dict, eval_task: str) -> list[
                     "answer_not_in_choices); they are scored as the official script scores them", eval_task,
                     off_choices, path)
     if not docs:
-        state.note("absent_tasks", eval_task, f"{path} lists no items with {where}")
+        notes.note("absent_tasks", eval_task, f"{path} lists no items with {where}")
         raise TaskDataAbsent(f"{eval_task}: {path} lists no items with {where}; use the complete official metadata")
     log.info("%s: %d item(s) from %s%s", eval_task, len(docs), path,
              f"; {no_audio} with missing or empty audio" if no_audio else "")
@@ -226,15 +220,9 @@ def doc_to_audio(doc: dict) -> list:
     return list(doc["audio"])
 
 
-def load_dataset(layout: Layout, where: dict | None, sample: bool, metadata: dict):
-    """A task's documents as lm-eval's ``custom_dataset``: the items whose fields equal ``where``, from the bundled
-    sample or from the folder the metadata or environment names."""
+def load_docs(layout: Layout, where: dict | None, sample: bool, metadata: dict, *, notes: DataNotes) -> list[dict]:
+    """A task's documents (for lm-eval's ``custom_dataset``, through ``data_notes.loader``): the items whose fields
+    equal ``where``, from the bundled sample or from the folder the metadata or environment names."""
     root = sample_root(layout) if sample else data_root(layout, metadata)
     where = dict(where or {})
-    return dataset(load_items(layout, root, where, label(layout, where)))
-
-
-def dataset(docs: list[dict]):
-    import datasets
-
-    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
+    return load_items(layout, root, where, label(layout, where), notes=notes)

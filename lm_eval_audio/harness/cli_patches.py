@@ -9,7 +9,9 @@ import re
 import sys
 
 from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.endpoints.model_args import refuse_secrets
 from lm_eval_audio.harness import targets
+from lm_eval_audio.model_wrappers.registry import MODELS
 from lm_eval_audio.harness.wrapping import wrap
 
 
@@ -71,9 +73,10 @@ def user_error_message(e: BaseException) -> str | None:
 
 
 def check_data_first() -> None:
-    """The benchmark data a run names are there, checked before lm-eval loads the model (it builds the tasks, and
-    reads their data, only after): each benchmark folder's ``check_data`` gets the run's tasks of its own, so an
-    unset or empty data folder is reported at once, not after the model has loaded."""
+    """The benchmark data a run names are there, and its ``--metadata`` holds no credential, checked before
+    lm-eval loads the model (it builds the tasks, and reads their data, only after): each benchmark folder's
+    ``check_data`` gets the run's tasks of its own, so an unset or empty data folder is reported at once, not
+    after the model has loaded."""
     import json
 
     from lm_eval_audio.benchmarks import registry
@@ -86,7 +89,12 @@ def check_data_first() -> None:
     if not isinstance(metadata, dict) or not tasks:
         return
     # Names of ours only: a misspelled name is lm-eval's "not found", with suggestions.
-    for benchmark, names in registry.by_benchmark(tasks, _argv_value("--include_path") or ()).items():
+    ours = registry.by_benchmark(tasks, _argv_value("--include_path") or ())
+    if ours or _argv_value("--model") in MODELS:
+        # --metadata goes into every task's configuration in the results: no credential in it (the judge's key is
+        # read from the environment). Checked here too, so the user hears it before the model loads.
+        refuse_secrets("lm-eval-audio", metadata, where="metadata")
+    for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
 

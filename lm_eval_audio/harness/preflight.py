@@ -1,4 +1,5 @@
-"""The judge preflight: before the model runs, every judged task of the run has a judge.
+"""The judge preflight: before the model runs, every judged task of the run has a judge, and no task of ours
+carries a credential in its metadata.
 
 The startup hook calls :func:`preflight` at the start of each ``evaluate``; what it finds
 (a judge configured, the smoke-test judge started) is kept on the run state, where the task
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from lm_eval_audio.endpoints.model_args import refuse_secrets
 from lm_eval_audio.judges import judge_config, smoke_test_judge, task_judge
 from lm_eval_audio.judges.judge_engine import check_cache, check_endpoint
 from lm_eval_audio.storage import run_state
@@ -28,6 +30,9 @@ def preflight(tasks: dict) -> None:
     optional_without, configs, smoke = [], [], []
     for name, task in tasks.items():
         metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
+        # --metadata (and, from lm-eval's CLI, --model_args) reach the task here, and its configuration in the
+        # results JSON: no credential among them.
+        refuse_secrets("lm-eval-audio", metadata, where="metadata")
         need = metadata.get("judge")
         if not need or "bypass" in getattr(task, "_metric_fn_list", {}):
             continue

@@ -21,25 +21,36 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         # Its index reports a task that overrides another (one of ours over lm-eval's is a clash).
         ("TaskIndex.build", ("paths",)),
     ],
+    # harness/request_cache.py: a subclass of CachingLM (and of its CacheHook) in its place
     "lm_eval.api.model": [
         ("hash_args", ("attr", "args")),
         ("CachingLM.__init__", ("lm", "cache_db")),
         ("CachingLM.__getattr__", ("attr",)),
+        ("CachingLM.get_cache_hook", ()),
+        ("CacheHook.__init__", ("cachinglm",)),
+        ("CacheHook.add_partial", ("attr", "req", "res")),
+        ("LM.set_cache_hook", ("cache_hook",)),
+        ("eval_logger.info", ()),  # request_cache logs lm-eval's own cache lines on it
     ],
-    "lm_eval.api.group": [("Group.aggregate", ("task_metrics",)), ("Group.get_all_tasks", ("recursive",))],
-    "lm_eval.tasks._factory": [("TaskFactory.build", ()), ("TaskFactory._build_group_members", ())],
-    "lm_eval.evaluator_utils": [
-        ("_compute_task_aggregations", ("task", "raw_metrics")),
-        ("_handle_back_comp", ("nested_dict",)),
+    "lm_eval.tasks._factory": [
+        ("TaskFactory.build", ("entry",)),
+        ("Kind.GROUP", ()),
+        # harness/groups.py: our groups subclass lm-eval's Group and use its public API
+        ("Group.add", ("item",)), ("Group.pop", ("name",)), ("Group.get", ("name",)), ("Group.child_names", ()),
+        ("Group.aggregate", ("task_metrics",)), ("Group.get_all_tasks", ("recursive",)),
+        ("Group.__init__", ("name", "alias", "aggregate_metric_list", "metadata")),
+        # our tasks subclass ConfigurableTask: each aggregation function, given the task's Scoring
+        ("ConfigurableTask.aggregation", ()), ("ConfigurableTask.task_name", ()),
     ],
     "lm_eval.evaluator": [
         ("evaluate", ("lm", "task_dict")),
-        ("simple_evaluate", ("model", "model_args", "tasks", "metadata")),
+        ("_handle_back_comp", ("nested_dict",)),  # run_patches reads the legacy task dict as lm-eval does
+        # harness/log_redaction.py: the logger of "Initializing <model> model, with arguments: ..."
+        ("eval_logger.addFilter", ("filter",)),
     ],
     "lm_eval.loggers.evaluation_tracker": [
         ("EvaluationTracker.save_results_aggregated", ("results", "samples")),
-        ("GeneralConfigTracker.log_experiment_args", ("model_source", "model_args")),
-        # diagnose names each condition's run as lm-eval's CLI would
+        # diagnose names each condition's run from lm-eval's own default name
         ("GeneralConfigTracker._get_model_name", ("model_args",)),
     ],
     "lm_eval.utils": [("make_table", ("result_dict", "column"))],
@@ -57,18 +68,32 @@ TEXTS: dict[str, list[tuple[str, str, str]]] = {
         ("lm_eval.tasks._index", "the TaskNameClash check (task_patches)", LOG_OVERRIDE),
         ("lm_eval.tasks.manager", "the misspelled-task message (cli_patches)", UNKNOWN_SPEC),
     ],
-    "lm_eval.evaluator": [("lm_eval.evaluator", "the audio-task-on-a-text-model message (cli_patches)",
-                           NOT_MULTIMODAL)],
-    "lm_eval.api.model": [("lm_eval.api.model", "dropping a failed answer from --use_cache (run_patches)",
-                           "self.dbdict = ")],
-    "lm_eval.loggers.evaluation_tracker": [("lm_eval.loggers.evaluation_tracker",
-                                            "the judge logs' file names (run_patches)", "self.date_id = ")],
+    "lm_eval.evaluator": [
+        ("lm_eval.evaluator", "the audio-task-on-a-text-model message (cli_patches)", NOT_MULTIMODAL),
+        ("lm_eval.evaluator", "the log line whose credentials log_redaction masks", "with arguments: "),
+    ],
+    "lm_eval.api.model": [
+        ("lm_eval.api.model", "the cache our models' answers go into (request_cache)",
+         "self.dbdict = SqliteDict(cache_db, autocommit=True)"),
+        ("lm_eval.api.model", "the cache our wrappers' partial answers go into (request_cache)",
+         "self.dbdict = cachinglm.dbdict"),
+        ("lm_eval.api.model", "the cache file named in the log (request_cache)", "self.cache_db: str = cache_db"),
+        ("lm_eval.evaluator", "the class --use_cache wraps a model in, looked up at each run (request_cache)",
+         "lm_eval.api.model.CachingLM("),
+    ],
+    "lm_eval.loggers.evaluation_tracker": [
+        ("lm_eval.loggers.evaluation_tracker", "the judge logs' file names (run_patches)", "self.date_id = "),
+        ("lm_eval.loggers.evaluation_tracker", "the results folder's name, set before the save (run_patches)",
+         "self.general_config_tracker.model_name_sanitized"),
+        ("lm_eval.loggers.evaluation_tracker", "the model's source and lm-eval's name for it, read to name the "
+         "folder (run_patches)", "self.model_source = model_source"),
+    ],
     "lm_eval.__main__": [("lm_eval.config.evaluate_config", "the misspelled-tasks message (cli_patches)",
                           TASKS_NOT_FOUND)],
 }
 # Parameters a patch reads by position: (attribute, position counting self, name).
 POSITIONS: dict[str, list[tuple[str, int, str]]] = {
-    "lm_eval.tasks._factory": [("TaskFactory._build_group_members", 2, "group_name")],
+    "lm_eval.tasks._factory": [("TaskFactory.build", 1, "entry")],
 }
 
 

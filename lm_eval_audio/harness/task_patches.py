@@ -1,6 +1,6 @@
-"""How our models and tasks enter lm-eval, and how our groups aggregate: the patches of ``lm_eval.api.registry``,
-``lm_eval.tasks.manager``, ``lm_eval.api.group``, ``lm_eval.tasks._factory`` and ``lm_eval.evaluator_utils``
-(the module docstring of ``lm_eval_audio.harness.patches`` says what each does and why)."""
+"""How our models and tasks enter lm-eval: the patches of ``lm_eval.api.registry`` and ``lm_eval.tasks.manager``
+(the module docstring of ``lm_eval_audio.harness.patches`` says what each does and why; how our tasks and
+groups are built is ``harness.task_building``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 import os
 
 from lm_eval_audio.harness import status, targets
-from lm_eval_audio.harness.wrapping import is_our_task, wrap
+from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.model_wrappers.registry import MODELS
 from lm_eval_audio.storage import run_state
 
@@ -60,6 +60,9 @@ def on_task_manager(module) -> None:
 
             from lm_eval_audio import tasks
 
+            # A run reads its tasks through a new TaskManager (lm-eval's CLI makes one per run, simple_evaluate
+            # one when given none): what an earlier run noted is gone before this one's loaders note anything.
+            run_state.reset()
             # Bind as the original would, so positional and keyword calls both keep working.
             bound = inspect.signature(original).bind(self, *args, **kwargs)
             bound.apply_defaults()
@@ -96,134 +99,3 @@ def _with_our_tasks(include_path, ours: str):
         return [ours]
     user = list(include_path) if isinstance(include_path, (list, tuple)) else [include_path]
     return [ours] + [p for p in user if os.path.abspath(str(p)) != os.path.abspath(ours)]
-
-
-# --- lm_eval.api.group ------------------------------------------------------------------
-
-
-def _absent_members(group) -> int:
-    """How many leaf tasks of ``group`` and its subgroups were left out for want of data (recorded as the
-    groups were built, :func:`on_task_factory`)."""
-    counts = run_state.current().data_notes.get("group_absent_tasks", {})
-    own = counts.get(group.name, 0)
-    return own + sum(_absent_members(child) for child in group if hasattr(child, "get_all_tasks"))
-
-
-def _marked_partial(group, metrics: dict) -> dict:
-    """A group of ours averaging fewer tasks than it lists says so where its number is: in its alias, which
-    lm-eval's table prints, and as ``tasks_present`` / ``tasks_listed`` in its results entry."""
-    absent = _absent_members(group)
-    if not absent or not isinstance(metrics, dict):
-        return metrics
-    present = len(group.get_all_tasks())
-    listed = present + absent
-    metrics["alias"] = f"{metrics.get('alias') or group.name} (PARTIAL: {present} of {listed} tasks)"
-    metrics["tasks_present,none"] = present
-    metrics["tasks_listed,none"] = listed
-    return metrics
-
-
-def on_group(module) -> None:
-    def make(original):
-        def aggregate(self, task_metrics):
-            if (getattr(self, "metadata", None) or {}).get("aggregate_over") != "subgroups":
-                return _marked_partial(self, original(self, task_metrics))
-            import types
-
-            # Children are aggregated before parents (bottom-up), so each subgroup's
-            # metrics are already in task_metrics under its name: let lm-eval's own
-            # arithmetic average those instead of the leaf tasks.
-            children = [types.SimpleNamespace(task_name=getattr(c, "task_name", None) or c.name) for c in self]
-            self.get_all_tasks = lambda recursive=True: children
-            try:
-                metrics = original(self, task_metrics)
-            finally:
-                del self.get_all_tasks
-            return _marked_partial(self, metrics)
-
-        return aggregate
-
-    wrap(module.Group, "aggregate", make)
-
-
-# --- lm_eval.tasks._factory -------------------------------------------------------------
-
-_ABSENT = object()
-
-
-def on_task_factory(module) -> None:
-    skipped: list[list[Exception]] = []  # per group being built, innermost last
-
-    def make_build(original):
-        def build(self, *args, **kwargs):
-            try:
-                return original(self, *args, **kwargs)
-            except Exception as e:
-                if not skipped or not getattr(e, "skippable_in_group", False):
-                    raise
-                log.warning("left out of its group: %s", e)
-                skipped[-1].append(e)
-                return _ABSENT
-
-        return build
-
-    def make_members(original):
-        def _build_group_members(self, *args, **kwargs):
-            skipped.append([])
-            try:
-                members = original(self, *args, **kwargs)
-            finally:
-                absent = skipped.pop()
-            if not absent:
-                return members
-            group_name = kwargs.get("group_name", args[1] if len(args) > 1 else None)
-            leaves = sum(len(getattr(e, "absent_tasks", [e])) for e in absent)
-            run_state.current().add("group_absent_tasks", str(group_name), leaves)
-            kept = [m for m in members if m is not _ABSENT]
-            if members and not kept:
-                # A group with no data at all is an error (or, inside a larger group, left out in turn).
-                leaves = [leaf for e in absent for leaf in getattr(e, "absent_tasks", [e])]
-                shown = "; ".join(map(str, leaves[:3])) + (f"; and {len(leaves) - 3} more" if len(leaves) > 3 else "")
-                error = type(absent[0])(f"no task of this group has data ({len(leaves)} absent): {shown}")
-                error.absent_tasks = leaves
-                raise error
-            return kept
-
-        return _build_group_members
-
-    wrap(module.TaskFactory, "build", make_build)
-    wrap(module.TaskFactory, "_build_group_members", make_members)
-
-
-# --- lm_eval.evaluator_utils ------------------------------------------------------------
-
-
-def on_evaluator_utils(module) -> None:
-    def make(original):
-        def _compute_task_aggregations(task, raw_metrics, *args, **kwargs):
-            if not is_our_task(task):
-                return original(task, raw_metrics, *args, **kwargs)
-            state = run_state.current()
-            previous = state.aggregating
-            state.aggregating = (task.task_name, dict(getattr(task.config, "metadata", None) or {}))
-            state.stderrs.clear()
-            try:
-                agg_metrics, sample_len = original(task, raw_metrics, *args, **kwargs)
-                _fill_stderrs(agg_metrics, state.stderrs)
-            finally:
-                state.aggregating = previous
-                state.stderrs.clear()
-            return agg_metrics, sample_len
-
-        return _compute_task_aggregations
-
-    wrap(module, "_compute_task_aggregations", make)
-
-
-def _fill_stderrs(agg_metrics: dict, stderrs: dict) -> None:
-    """Put the standard errors our aggregations reported where lm-eval wrote "N/A"."""
-    for metric, value in stderrs.items():
-        for key in list(agg_metrics):
-            name, sep, _ = key.partition(",")
-            if sep and name == f"{metric}_stderr" and agg_metrics[key] == "N/A":
-                agg_metrics[key] = value

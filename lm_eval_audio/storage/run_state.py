@@ -1,32 +1,34 @@
 """Everything one evaluation keeps while it runs, in one object.
 
-lm-eval calls into the plugin from places that cannot pass anything along: a task's
-loader, a model wrapper's request loop, an aggregation function that only gets the list of
-per-document items. What those places learn or need during a run lives on the
-:class:`RunState` that :func:`current` returns, and nowhere else:
+What the run learns as it goes lives on the :class:`RunState` that :func:`current` returns, and nowhere else.
+It is written where what it carries is produced and read by the seam (``lm_eval_audio.harness``); loaders
+and scoring functions do not import this module: a loader returns its notes with its documents
+(``benchmarks.data_notes``), and a scoring function gets its task's :class:`TaskScoring` handed in
+(``harness.task_building``).
 
 * ``data_notes``: what the run could not evaluate (missing folders, absent tasks, unusable
-  clips, failed requests), noted by the loaders and the model wrappers; it becomes the
+  clips, failed requests), from the loaders' notes and the model wrappers; it becomes the
   results' ``lm_eval_audio_data``;
-* ``requests_in_call`` and ``caching_condition``: the model call under way, as lm-eval's
-  ``--use_cache`` layer sees it;
+* ``requests_in_call``: how many requests the model call under way has (``--use_cache`` hands the model only
+  those it has no answer for);
 * ``judge_configured`` and ``smoke_test_judge``: what the judge preflight found, before the
   model runs;
-* ``aggregating``, ``stderrs``, ``item_scores``: the task whose metrics are being aggregated,
-  the standard errors our aggregations report, and the judge metrics' per-document scores;
-* ``judge_records``, ``judge_summaries``, ``judge_verdicts``: the judge log, the judge
-  settings and counts per task, and verdicts already reached in this run;
+* ``stderrs``, ``item_scores``: the standard errors our aggregations report, and the judge
+  metrics' per-document scores, per task;
+* ``judge_records``, ``judge_summaries``: the judge log, and the judge settings and counts per task;
 * ``transcripts``: the cascade's transcript of each document's clips, for its logged sample;
-* ``submissions``: predictions of a test set without public answers, written beside the results.
+* ``submissions``: predictions of a test set without public answers, written beside the results;
+* ``results_naming``: what the results folder is named after (the model's own name for it, its condition).
 
 How judge scores reach the results, in one place: an aggregation function (a task folder's
-``utils.py``) asks the judge and puts its scores here; the startup hook's ``evaluate``
-wrapper copies ``judge_summaries`` into the results (``lm_eval_audio_judge``), ``item_scores``
+``utils.py``) asks the judge and puts its scores here through its ``TaskScoring``; the startup hook's
+``evaluate`` wrapper copies ``judge_summaries`` into the results (``lm_eval_audio_judge``), ``item_scores``
 into each logged sample, and ``data_notes`` into ``lm_eval_audio_data``; it then
 :func:`finish` es the state, and lm-eval's results writer, wrapped as well, writes the
 finished state's ``judge_records`` as ``judge_log_<task>_<time>.jsonl`` next to the results.
-``simple_evaluate`` starts every run with :func:`reset`, so nothing crosses from one run to
-the next, in one process or several.
+A new ``TaskManager`` (one per run: lm-eval's CLI makes one, ``simple_evaluate`` one when given
+none) starts with :func:`reset`, and ``evaluate`` ends with :func:`finish`, so nothing crosses from
+one run to the next, in one process or several.
 """
 
 from __future__ import annotations
@@ -41,23 +43,21 @@ from dataclasses import dataclass, field
 class RunState:
     data_notes: dict[str, dict] = field(default_factory=dict)
     requests_in_call: int | None = None
-    caching_condition: str | None = None
     judge_configured: bool = False
     smoke_test_judge: bool = False
-    aggregating: tuple[str | None, dict] = (None, {})
-    stderrs: dict[str, float] = field(default_factory=dict)
+    # task -> metric -> the standard error its aggregation reported (lm-eval only has its own aggregations')
+    stderrs: dict[str, dict[str, float]] = field(default_factory=dict)
     # task -> metric -> doc_id -> the item's own score (None: not scored, e.g. a judge failure)
     item_scores: dict[str, dict[str, dict[int, float | None]]] = field(default_factory=dict)
     judge_records: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
     judge_summaries: dict[str, dict] = field(default_factory=dict)
-    # Verdicts already reached in this run, by a key of the judged items: a task's several
-    # metrics aggregate the same items, and the judge (and the log) must see them once.
-    judge_verdicts: dict[str, object] = field(default_factory=dict)
     warned: set = field(default_factory=set)  # warnings given once per run (by key)
     # task -> doc_id -> what the cascade's recognizer heard in each clip: into the logged samples
     transcripts: dict[str, dict[int, list[str]]] = field(default_factory=dict)
     # task -> predictions for a test set whose answers are withheld (lm_eval_audio.tasks.mmau.submissions)
     submissions: dict[str, list[dict]] = field(default_factory=dict)
+    # (the model's results_name, its audio condition): what the results folder is named after
+    results_naming: tuple | None = None
 
     # --- what the run could not evaluate ------------------------------------------------
     def note(self, kind: str, key: str, value) -> None:
@@ -70,29 +70,12 @@ class RunState:
         entries = self.data_notes.setdefault(kind, {})
         entries[key] = entries.get(key, 0) + amount
 
-    # --- aggregation ----------------------------------------------------------------------
-    @property
-    def task(self) -> str:
-        """The task being aggregated (for the judge log and messages)."""
-        return self.aggregating[0] or "unknown_task"
-
-    @property
-    def task_metadata(self) -> dict:
-        return dict(self.aggregating[1] or {})
-
-    def report_stderr(self, metric: str, value: float | None) -> None:
-        """An aggregation's own standard error (None: not defined, lm-eval's "N/A"); lm-eval
-        only bootstraps its registered aggregations."""
-        if value is not None:
-            self.stderrs[metric] = value
-
-    def report_item_scores(self, metric: str, scores) -> None:
-        """Per-document scores behind an aggregation that lm-eval only sees as one number (the
-        judge metrics): ``(doc_id, score or None)`` pairs, written into each logged sample as
-        ``item_scores``, for bootstrap intervals and the diagnostics."""
-        self.item_scores.setdefault(self.task, {})[metric] = {
-            int(doc_id): None if value is None else float(value) for doc_id, value in scores
-        }
+    def first_time(self, key) -> bool:
+        """True the first time ``key`` is asked about in this run: for warnings given once per run."""
+        if key in self.warned:
+            return False
+        self.warned.add(key)
+        return True
 
     # --- the judge log --------------------------------------------------------------------
     def write_judge_logs(self, folder: str, date_id: str) -> list[str]:
@@ -105,6 +88,61 @@ class RunState:
     def write_submissions(self, folder: str, date_id: str) -> list[str]:
         return _write_per_task(folder, self.submissions, "{task}_submission_{date}.json", date_id,
                                lambda f, items: json.dump(items, f, ensure_ascii=False, indent=1))
+
+
+@dataclass
+class TaskScoring:
+    """One task's scoring in one run, handed to each of the task's ``process_results`` and aggregation functions
+    that takes a ``task`` parameter (``lm_eval_audio.harness.task_building``): the task's name, its metadata (the
+    judge's settings among them), whether the run has a judge, and where what the scoring finds goes."""
+
+    name: str
+    metadata: dict
+    state: RunState
+    # Verdicts reached in this step, by judge and the judged items (the same objects): a task's several metrics
+    # aggregate the same items, and the judge (and its log) must see them once.
+    verdicts: dict[tuple, object] = field(default_factory=dict)
+
+    @property
+    def judged(self) -> bool:
+        """Whether the run has a judge (the preflight found one): the judge metrics are reported only then."""
+        return self.state.judge_configured
+
+    def note(self, kind: str, key: str, value) -> None:
+        self.state.note(kind, key, value)
+
+    def note_for_task(self, kind: str, key: str, value) -> None:
+        """``lm_eval_audio_data.<kind>.<task>.<key>`` in the results (a breakdown of one metric, say)."""
+        self.state.data_notes.setdefault(kind, {}).setdefault(self.name, {})[key] = value
+
+    def first_time(self, key) -> bool:
+        return self.state.first_time(key)
+
+    def report_stderr(self, metric: str, value: float | None) -> None:
+        """An aggregation's own standard error (None: not defined, lm-eval's "N/A"); lm-eval
+        only bootstraps its registered aggregations."""
+        if value is not None:
+            self.state.stderrs.setdefault(self.name, {})[metric] = value
+
+    def report_item_scores(self, metric: str, scores) -> None:
+        """Per-document scores behind an aggregation that lm-eval only sees as one number (the
+        judge metrics): ``(doc_id, score or None)`` pairs, written into each logged sample as
+        ``item_scores``, for bootstrap intervals and the diagnostics."""
+        self.state.item_scores.setdefault(self.name, {})[metric] = {
+            int(doc_id): None if value is None else float(value) for doc_id, value in scores
+        }
+
+    def submit(self, predictions: list[dict]) -> None:
+        """Predictions of a test set whose answers are withheld, written beside the results."""
+        self.state.submissions[self.name] = predictions
+
+    def remembered(self, kind: str, items: list, judge):
+        """``judge()``'s verdicts on ``items``, reached once per aggregation step: a task's several metrics
+        aggregate the same item objects."""
+        key = (kind, tuple(map(id, items)))
+        if key not in self.verdicts:
+            self.verdicts[key] = judge()
+        return self.verdicts[key]
 
 
 def _write_per_task(folder: str, by_task: dict, name: str, date_id: str, write) -> list[str]:
@@ -128,7 +166,7 @@ def current() -> RunState:
 
 
 def reset() -> RunState:
-    """A fresh state for a new run (``simple_evaluate`` calls this first)."""
+    """A fresh state for a new run (each new ``TaskManager`` calls this first)."""
     global _current
     _current = RunState()
     return _current

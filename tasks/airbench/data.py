@@ -11,7 +11,7 @@ Documents carry the audio path, never samples. Items whose folder is absent from
 snapshot are left out with a warning that names the folder and counts its items; an
 item whose file is missing or empty stays in, flagged: the model is not run on it, it is
 counted (``audio_missing``), and foundation scores it wrong. Every gap is also noted for
-the results JSON (``lm_eval_audio.storage.run_state``).
+the results JSON (on the loader's ``DataNotes``: ``lm_eval_audio.benchmarks.data_notes``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from lm_eval_audio.storage import jsonl, run_state
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import audio_file_problem
 # The ``dataset_name`` of every item of the bundled sample (make_sample.py): whatever reports on it says so.
 from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET  # noqa: F401
@@ -164,28 +165,29 @@ KNOWN_TASKS = {
 }
 
 
-def _report_unknown_tasks(meta: tuple, meta_path: str) -> None:
+def _report_unknown_tasks(meta: tuple, meta_path: str, notes: DataNotes) -> None:
     """Items under a task name no task reads would be left out of every task without a word."""
     track = "Foundation" if meta_path.endswith("Foundation_meta.json") else "Chat"
     unknown = Counter(str(item.get("task_name")) for item in meta
                       if isinstance(item, dict) and item.get("task_name") not in KNOWN_TASKS[track])
     for name, count in unknown.items():
-        run_state.current().note("airbench_unknown_task_names", f"{track}/{name}", {"items": count, "meta": meta_path})
-    warned = run_state.current().warned
-    if unknown and ("airbench_unknown_task_names", meta_path) not in warned:
-        warned.add(("airbench_unknown_task_names", meta_path))
-        log.warning("%s: %d item(s) name a task AIR-Bench does not have and are evaluated by no task: %s; "
-                    "fix task_name in the metadata (the known names are the folder prefixes of the official "
-                    "snapshot)", meta_path, sum(unknown.values()),
-                    ", ".join(f"{name!r} ({count})" for name, count in unknown.most_common(5)))
+        notes.note("airbench_unknown_task_names", f"{track}/{name}", {"items": count, "meta": meta_path})
+    if unknown:
+        notes.warn_once(("airbench_unknown_task_names", meta_path), log,
+                        "%s: %d item(s) name a task AIR-Bench does not have and are evaluated by no task: %s; "
+                        "fix task_name in the metadata (the known names are the folder prefixes of the official "
+                        "snapshot)", meta_path, sum(unknown.values()),
+                        ", ".join(f"{name!r} ({count})" for name, count in unknown.most_common(5)))
 
 
-def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: str) -> list[dict]:
-    """The documents of one lm-eval task: the items of ``task_names`` (all if None)."""
+def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: str, *,
+               notes: DataNotes) -> list[dict]:
+    """The documents of one lm-eval task: the items of ``task_names`` (all if None); what cannot be used, on
+    ``notes``."""
     meta = read_meta(root, track)
     meta_path = str(root / track / f"{track}_meta.json")
     if task_names is not None:
-        _report_unknown_tasks(meta, meta_path)
+        _report_unknown_tasks(meta, meta_path, notes)
     selected, invalid = [], []
     for index, item in enumerate(meta):
         if task_names is not None and item.get("task_name") not in task_names:
@@ -194,7 +196,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
         if problem:
             # score_foundation.py would exit on such an item; one bad item must not end a 21k-item run.
             invalid.append(f"uniq_id {item.get('uniq_id')!r} (item {index}): {problem}")
-            run_state.current().note("airbench_invalid_items", f"{track}/{item.get('uniq_id', index)}", problem)
+            notes.note("airbench_invalid_items", f"{track}/{item.get('uniq_id', index)}", problem)
         else:
             selected.append(item)
     if invalid:
@@ -202,7 +204,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
                     meta_path, "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
     if not selected:
         known = sorted({item["task_name"] for item in meta})
-        run_state.current().note("airbench_absent_tasks", eval_task, f"{meta_path} lists no items of it")
+        notes.note("airbench_absent_tasks", eval_task, f"{meta_path} lists no items of it")
         raise TaskDataAbsent(
             f"{eval_task}: {meta_path} lists no items of this task (it lists {', '.join(known)}); "
             "use the complete official metadata to include it"
@@ -213,14 +215,14 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
         by_folder.setdefault(f"{item['task_name']}_{item['dataset_name']}", []).append(item)
     absent = {folder: len(items) for folder, items in by_folder.items() if not (root / track / folder).is_dir()}
     for folder, count in absent.items():
-        run_state.current().note("airbench_missing_folders", f"{track}/{folder}", {"items": count, "root": str(root)})
+        notes.note("airbench_missing_folders", f"{track}/{folder}", {"items": count, "root": str(root)})
         log.warning(
             "%s: folder %s/%s is missing from the snapshot at %s: its %d item(s) are not evaluated; "
             "download that folder to include them",
             eval_task, track, folder, root, count,
         )
     if len(absent) == len(by_folder):
-        run_state.current().note("airbench_absent_tasks", eval_task, "none of its audio folders is in the snapshot")
+        notes.note("airbench_absent_tasks", eval_task, "none of its audio folders is in the snapshot")
         raise TaskDataAbsent(
             f"{eval_task}: none of its audio folders ({', '.join(f'{track}/{f}' for f in absent)}) is in the "
             f"snapshot at {root}; download them"
@@ -235,7 +237,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
             problem = audio_file_problem(path)
             if problem:
                 problems[folder] += 1
-                run_state.current().note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)
+                notes.note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)
                 log.warning("%s: uniq_id %s: %s; the item is scored wrong and counted in audio_missing",
                             eval_task, item["uniq_id"], problem)
             doc = {

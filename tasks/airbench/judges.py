@@ -110,7 +110,7 @@ def parse_pair_scores(reply: str):
     return first, second
 
 
-def judge_choices(items: list[dict], config: JudgeConfig, task: str) -> list[str | None]:
+def judge_choices(items: list[dict], config: JudgeConfig, task) -> list[str | None]:
     """The letter the judge matched each response to (None: judge failure)."""
 
     def requests_for(item):
@@ -123,7 +123,7 @@ def judge_choices(items: list[dict], config: JudgeConfig, task: str) -> list[str
     return [verdict["align"].parsed for verdict in verdicts]
 
 
-def judge_chat(items: list[dict], config: JudgeConfig, task: str) -> list[dict | None]:
+def judge_chat(items: list[dict], config: JudgeConfig, task) -> list[dict | None]:
     """Both passes per item: reference first, then the model first (the official swap).
 
     Returns per item ``{"model": [s1, s2], "reference": [r1, r2]}``, or None when either

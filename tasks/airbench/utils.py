@@ -9,31 +9,30 @@ from __future__ import annotations
 
 import logging
 
+from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.airbench import data, judges
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import proportion_stderr
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
 
-def _dataset(track: str, task_names, sample: bool, metadata: dict):
-    import datasets
-
+def _docs(track: str, task_names, sample: bool, metadata: dict, notes) -> list[dict]:
     root = data.sample_root() if sample else data.data_root(metadata)
     names = list(task_names) if task_names else None
-    docs = data.load_items(root, track, names, ", ".join(names) if names else track)
-    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
+    return data.load_items(root, track, names, ", ".join(names) if names else track, notes=notes)
 
 
-def load_foundation(task_names=None, sample=False, **metadata):
-    return _dataset("Foundation", task_names, sample, metadata)
+@loader
+def load_foundation(task_names=None, sample=False, *, notes, **metadata):
+    return _docs("Foundation", task_names, sample, metadata, notes)
 
 
-def load_chat(task_names=None, sample=False, **metadata):
-    return _dataset("Chat", task_names, sample, metadata)
+@loader
+def load_chat(task_names=None, sample=False, *, notes, **metadata):
+    return _docs("Chat", task_names, sample, metadata, notes)
 
 
 def foundation_prompt(doc):
@@ -54,7 +53,7 @@ def doc_to_audio(doc):
 # --- per-document results --------------------------------------------------------------
 
 
-def process_foundation(doc, results):
+def process_foundation(doc, results, task):
     response = results[0]
     missing = bool(doc["audio_problem"])
     gold = data.answer_letter(doc)
@@ -69,7 +68,7 @@ def process_foundation(doc, results):
                                  "score": None if letter is None else float(letter == gold)},
         "audio_missing": float(missing),
     }
-    if run_state.current().judge_configured:
+    if task.judged:
         item = {
             "doc_id": doc["doc_id"],
             "uniq_id": doc["uniq_id"],
@@ -110,104 +109,103 @@ def process_chat(doc, results):
 
 # Standard errors are None (lm-eval prints N/A) below two items: lm-eval's pooled group
 # stderr divides by the summed (n - 1).
-def _report_by_folder(metric: str, scores: list[tuple[str, float | None]]) -> None:
+def _report_by_folder(task, metric: str, scores: list[tuple[str, float | None]]) -> None:
     """The metric per audio folder, as score_foundation.py prints it, into the results JSON
     (``lm_eval_audio_data.airbench_folder_accuracy.<task>.<metric>``)."""
-    state = run_state.current()
-    by_task = state.data_notes.setdefault("airbench_folder_accuracy", {})
-    by_task.setdefault(state.task, {})[metric] = data.accuracy_by_folder(scores)
+    task.note_for_task("airbench_folder_accuracy", metric, data.accuracy_by_folder(scores))
 
 
-def _official_accuracy(metric: str, scored: list[tuple[str, float | None]], none_scored) -> float:
+def _official_accuracy(task, metric: str, scored: list[tuple[str, float | None]], none_scored) -> float:
     """The official scripts' accuracy from (folder, score) pairs, None left out of the denominator, with the
     per-folder numbers and the standard error beside it; NaN, after ``none_scored()`` logs why, when every
     item was left out."""
-    _report_by_folder(metric, scored)
+    _report_by_folder(task, metric, scored)
     kept = [score for _, score in scored if score is not None]
     if not kept:
         none_scored()
         return float("nan")
     acc = sum(kept) / len(kept)
-    run_state.current().report_stderr(metric, proportion_stderr(acc, len(kept)))
+    task.report_stderr(metric, proportion_stderr(acc, len(kept)))
     return acc
 
 
-def exact_match_official(items):
+def exact_match_official(items, task):
     """score_foundation.py's accuracy: unparsed answers left out of the denominator; per folder beside it."""
-    run_state.current().report_item_scores("exact_match_official", [(i["doc_id"], i["score"]) for i in items])
-    return _official_accuracy("exact_match_official", [(i["folder"], i["score"]) for i in items], lambda: log.warning(
-        "%s: no answer follows the exact-match rule, so exact_match_official is NaN (0 of %d parsed)",
-        run_state.current().task, len(items)))
+    task.report_item_scores("exact_match_official", [(i["doc_id"], i["score"]) for i in items])
+    return _official_accuracy(task, "exact_match_official", [(i["folder"], i["score"]) for i in items],
+                              lambda: log.warning("%s: no answer follows the exact-match rule, so exact_match_official"
+                                                  " is NaN (0 of %d parsed)", task.name, len(items)))
 
 
-def _aligned_letters(items):
+def _aligned_letters(items, task):
     judged = [i for i in items if not i["audio_missing"]]
-    letters = judges.judge_choices(judged, task_judge.for_aggregation(), run_state.current().task)
+    letters = judges.judge_choices(judged, task_judge.for_aggregation(task), task)
     return judged, letters
 
 
-def gpt_align(items):
+def gpt_align(items, task):
     """Accuracy after the judge maps each response to a letter; a response the judge
     could not map (after re-asks) counts as wrong and is counted in
     ``gpt_align_judge_failures``; missing audio counts as wrong and in ``audio_missing``."""
-    judged, letters = _aligned_letters(items)
+    judged, letters = _aligned_letters(items, task)
     if judged and all(letter is None for letter in letters):
         # Not a score of 0: the judge answered nothing usable (a wrong key, model or endpoint).
         log.error("%s: the judge could map none of the %d responses; gpt_align is NaN (see the judge log)",
-                  run_state.current().task, len(judged))
+                  task.name, len(judged))
         return float("nan")
     # Missing audio and unmapped responses count as wrong.
     right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
-    run_state.current().report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
-    _report_by_folder("gpt_align", [(i["folder"], float(i["doc_id"] in right)) for i in items])
+    task.report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
+    _report_by_folder(task, "gpt_align", [(i["folder"], float(i["doc_id"] in right)) for i in items])
     acc = len(right) / len(items)
-    run_state.current().report_stderr("gpt_align", proportion_stderr(acc, len(items)))
+    task.report_stderr("gpt_align", proportion_stderr(acc, len(items)))
     return acc
 
 
-def gpt_align_official(items):
+def gpt_align_official(items, task):
     """The official pipeline's accuracy: ``align_in_foundation.py`` writes no answer for a failed judge call,
     and ``score_foundation.py`` leaves a judge reply without a letter out of the denominator; so here the items
     the judge could not map (and those without audio) are left out. Beside ``gpt_align``, which counts them
     wrong."""
-    judged, letters = _aligned_letters(items)
+    judged, letters = _aligned_letters(items, task)
     scored = [(item["folder"], None if letter is None else float(letter == item["answer"]))
               for item, letter in zip(judged, letters)]
-    return _official_accuracy("gpt_align_official", scored, lambda: log.error(
+    return _official_accuracy(task, "gpt_align_official", scored, lambda: log.error(
         "%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
-        run_state.current().task, len(judged)))
+        task.name, len(judged)))
 
 
-def gpt_align_judge_failures(items):
-    _, letters = _aligned_letters(items)
+def gpt_align_judge_failures(items, task):
+    _, letters = _aligned_letters(items, task)
     return sum(letter is None for letter in letters)
 
 
-def _chat_verdicts(items):
+def _chat_verdicts(items, task):
     """The judged items (audio present) and their verdicts, None where a pass failed."""
     judged = [i for i in items if not i["audio_missing"]]
-    return judged, judges.judge_chat(judged, task_judge.for_aggregation(), run_state.current().task)
+    return judged, judges.judge_chat(judged, task_judge.for_aggregation(task), task)
 
 
-def _chat_mean(metric: str, items, value):
-    return judged_mean(metric, *_chat_verdicts(items), value, "item")
+def _chat_mean(task, metric: str, items, value):
+    return judged_mean(task, metric, *_chat_verdicts(items, task), value, "item")
 
 
-def score(items):
+def score(items, task):
     """The model's score, 1-10: each item's mean over the two judge passes."""
-    return _chat_mean("score", items, lambda v: sum(v["model"]) / 2)
+    return _chat_mean(task, "score", items, lambda v: sum(v["model"]) / 2)
 
 
-def reference_score(items):
+def reference_score(items, task):
     """The reference answer's score, 1-10, over the same passes."""
-    return _chat_mean("reference_score", items, lambda v: sum(v["reference"]) / 2)
+    return _chat_mean(task, "reference_score", items, lambda v: sum(v["reference"]) / 2)
 
 
-def win_rate(items):
+def win_rate(items, task):
     """Share of passes where the model scored strictly above the reference (cal_score.py)."""
-    return _chat_mean("win_rate", items, lambda v: sum(m > r for m, r in zip(v["model"], v["reference"])) / 2)
+    return _chat_mean(task, "win_rate", items,
+                      lambda v: sum(m > r for m, r in zip(v["model"], v["reference"])) / 2)
 
 
-def judge_failures(items):
+def judge_failures(items, task):
     """Items left out of the chat scores because a judge pass failed."""
-    return sum(v is None for v in _chat_verdicts(items)[1])
+    return sum(v is None for v in _chat_verdicts(items, task)[1])

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
 
 log = logging.getLogger("lm_eval.audio.audiobench")
@@ -179,11 +179,11 @@ def data_root(metadata: dict, dataset: Dataset | None = None) -> Path:
     return root
 
 
-def dataset_folder(root: Path, dataset: Dataset) -> Path:
+def dataset_folder(root: Path, dataset: Dataset, notes: DataNotes) -> Path:
     for name in dict.fromkeys((dataset.repo, dataset.name)):
         if (root / name).is_dir():
             return root / name
-    run_state.current().note("audiobench_absent_datasets", f"audiobench_{dataset.name}", str(root / dataset.repo))
+    notes.note("audiobench_absent_datasets", f"audiobench_{dataset.name}", str(root / dataset.repo))
     also = f" (nor {root / dataset.name})" if dataset.name != dataset.repo else ""
     raise DatasetAbsent(
         f"audiobench_{dataset.name}: no folder {root / dataset.repo}{also} for AudioLLMs/{dataset.repo}. "
@@ -325,8 +325,8 @@ def chunk_plan(seconds: float | None, chunk: float) -> list[tuple[float, float]]
 # --- documents -----------------------------------------------------------------------
 
 
-def load_docs(name: str, metadata: dict) -> list[dict]:
-    """The documents of ``audiobench_<name>`` from the local snapshot."""
+def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
+    """The documents of ``audiobench_<name>`` from the local snapshot; what cannot be used, on ``notes``."""
     if name not in DATASETS:
         raise AudioBenchDataError(f"unknown AudioBench dataset {name!r}; known: {', '.join(DATASETS)}")
     dataset = DATASETS[name]
@@ -334,7 +334,7 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
     mode = prompt_mode(metadata)
     seed = _number(metadata, "prompt_seed", DEFAULT_PROMPT_SEED, int)
     window = chunk_seconds(metadata)
-    folder = dataset_folder(data_root(metadata, dataset), dataset)
+    folder = dataset_folder(data_root(metadata, dataset), dataset, notes)
     files = table_files(folder, dataset)
 
     docs, invalid, missing_audio, chunked = [], [], 0, 0
@@ -356,11 +356,11 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
                 what = ", ".join(f"{c} {'empty' if isinstance(values.get(c), str) or values.get(c) is None else 'not text'}"
                                  for c in bad)
                 invalid.append(f"row {row_id} ({path.name}:{local}): {what}")
-                run_state.current().note("audiobench_invalid_items", f"{name}/{row_id}", what)
+                notes.note("audiobench_invalid_items", f"{name}/{row_id}", what)
                 continue
             if problem:
                 missing_audio += 1
-                run_state.current().note("audiobench_unusable_audio", f"{name}/{row_id}", problem)
+                notes.note("audiobench_unusable_audio", f"{name}/{row_id}", problem)
                 log.warning("%s: row %d (%s:%d): %s; it is not run, counted in audio_missing and left out of "
                             "the scores", task, row_id, path, local, problem)
             answer = values["answer"]
@@ -407,13 +407,13 @@ def load_docs(name: str, metadata: dict) -> list[dict]:
         raise AudioBenchDataError(f"{task}: {folder} has no usable item; download AudioLLMs/{dataset.repo} again")
     if dataset.pool is not None:
         drawn_from = TOOLKIT_TEMPLATES[dataset.pool] if mode.kind == "seeded" else len(POOLS[dataset.pool])
-        run_state.current().note("audiobench_prompts", task, {
+        notes.note("audiobench_prompts", task, {
             "prompt_mode": str(mode), "prompt_seed": seed, "pool": dataset.pool, "templates": drawn_from,
             "source": f"{TOOLKIT} (the toolkit's own)" if mode.kind == "seeded" else "the whole pool"})
     elif mode.kind != "seeded":
         log.info("%s asks each item its own instruction; prompt_mode=%s does not apply to it", task, mode)
     if chunked:
-        run_state.current().note("audiobench_chunked", task, {"recordings": chunked, "chunk_seconds": window})
+        notes.note("audiobench_chunked", task, {"recordings": chunked, "chunk_seconds": window})
         log.info("%s: %d recording(s) longer than %g s are transcribed in chunks of %g s", task, chunked, window, window)
     log.info("%s: %d document(s) from %d row(s) of %s%s", task, len(docs), row, folder,
              f"; {missing_audio} with unusable audio" if missing_audio else "")

@@ -121,7 +121,7 @@ def parse_rating(reply: str, kind: str):
     return int(value)
 
 
-def judge_ratings(items: list[dict], config: JudgeConfig, task: str, kind: str) -> list[int | None]:
+def judge_ratings(items: list[dict], config: JudgeConfig, task, kind: str) -> list[int | None]:
     """Each item's rating (None: judge failure). Items carry uniq_id, question, reference, response."""
 
     def requests_for(item):

@@ -14,7 +14,6 @@ import re
 import statistics
 
 from lm_eval_audio.metrics import wer as wer_metric
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -23,7 +22,7 @@ def scored(items):
     return [i for i in items if not i["audio_missing"]]
 
 
-def wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Counts]]:
+def wer_counts(items, task, report: bool = False) -> list[tuple[int, wer_metric.Counts]]:
     """(template id, edit counts) per recording: chunk responses rejoined in order with a
     space (as the toolkit's model code joins them), scored against the recording's reference.
     A recording missing some of its chunks (``--limit`` cut it) cannot be scored: it is
@@ -40,11 +39,11 @@ def wer_counts(items, report: bool = False) -> list[tuple[int, wer_metric.Counts
         hypothesis = " ".join(c["response"].strip() for c in chunks)
         out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
     if incomplete and report:
-        task = run_state.current().task
-        run_state.current().note("audiobench_incomplete_recordings", task, incomplete)
+        task.note("audiobench_incomplete_recordings", task.name, incomplete)
         log.log(logging.ERROR if not out else logging.WARNING,
                 "%s: %d recording(s) lack some of their chunks (is --limit cutting a long-form task?) and are left "
-                "out of wer%s: %s", task, len(incomplete), ", which is NaN" if not out else "", "; ".join(incomplete[:5]))
+                "out of wer%s: %s", task.name, len(incomplete), ", which is NaN" if not out else "",
+                "; ".join(incomplete[:5]))
     return out
 
 
@@ -63,26 +62,32 @@ SPREAD = ("mean", "min", "max", "std")
 def spread(name, per_item, combine):
     """Four aggregations: the metric per template, then its mean, min, max and population
     standard deviation across templates (``prompt_mode=sweep``). A template with no score
-    (every item unjudged) is left out of the spread, named in a warning and in the results."""
+    (every item unjudged) is left out of the spread, named in a warning and in the results.
+    ``per_item(items, task)`` gives (template id, value) pairs; ``task`` is the task's ``TaskScoring``."""
 
-    def stats(items, report: bool) -> dict[str, float]:
+    def stats(items, task, report: bool) -> dict[str, float]:
         by_template: dict[int, list] = {}
-        for template_id, value in per_item(items):
+        for template_id, value in per_item(items, task):
             by_template.setdefault(template_id, []).append((template_id, value))
         scores = {t: combine(v) for t, v in sorted(by_template.items())}
         unscored = [t for t, score in scores.items() if math.isnan(score)]
         if unscored and report:
-            task = run_state.current().task
-            run_state.current().note("audiobench_sweep_unscored_templates", f"{task}/{name}", unscored)
+            task.note("audiobench_sweep_unscored_templates", f"{task.name}/{name}", unscored)
             log.warning("%s: template(s) %s have no %s and are left out of its spread across templates",
-                        task, unscored, name)
+                        task.name, unscored, name)
         values = [score for score in scores.values() if not math.isnan(score)]
         if not values:
             return dict.fromkeys(SPREAD, float("nan"))
         return {"mean": sum(values) / len(values), "min": min(values), "max": max(values),
                 "std": statistics.pstdev(values)}
 
-    return tuple((lambda items, s=s: stats(items, report=s == "mean")[s]) for s in SPREAD)
+    def aggregation(statistic: str):
+        def aggregate(items, task):
+            return stats(items, task, report=statistic == "mean")[statistic]
+
+        return aggregate
+
+    return tuple(aggregation(s) for s in SPREAD)
 
 
 # The toolkit cuts Qwen2-Audio's ASR answers down to the quoted transcript before WER

@@ -12,21 +12,20 @@ from __future__ import annotations
 
 import logging
 
+from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.tasks.audiobench import data, judges, scoring
 from lm_eval_audio.metrics import meteor as meteor_metric
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.model_wrappers.failed_requests import is_failed
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
 
-def load(dataset=None, **metadata):
-    import datasets
-
-    return datasets.DatasetDict({"test": datasets.Dataset.from_list(data.load_docs(dataset, metadata))})
+@loader
+def load(dataset=None, *, notes, **metadata):
+    return data.load_docs(dataset, metadata, notes=notes)
 
 
 def qwen2_asr_cleaned(resps, docs):
@@ -73,11 +72,11 @@ def process_asr(doc, results):
     return out
 
 
-def process_judged(doc, results):
+def process_judged(doc, results, task):
     item = {**_item(doc, results[0]), "question": doc["judge_question"],
             "judge": data.DATASETS[doc["dataset"]].judge}
     out = {"audio_missing": float(item["audio_missing"])}
-    if run_state.current().judge_configured:
+    if task.judged:
         out.update(judge_score=item, judge_failures=item)
         if _sweeping(doc):
             out.update({f"judge_score_template_{s}": item for s in scoring.SPREAD})
@@ -96,18 +95,18 @@ def _sweeping(doc) -> bool:
 # --- per-item values, then combined --------------------------------------------------------
 
 
-def _ratings(items) -> list[tuple[int, float | None]]:
+def _ratings(items, task) -> list[tuple[int, float | None]]:
     """(template id, rating rescaled to 0-100 or None for a judge failure) per item."""
     scored = scoring.scored(items)
     if not scored:
         return []
     kind = scored[0]["judge"]
-    ratings = judges.judge_ratings(scored, task_judge.for_aggregation(), run_state.current().task, kind)
+    ratings = judges.judge_ratings(scored, task_judge.for_aggregation(task), task, kind)
     scale = judges.KINDS[kind][2]
     return [(i["template_id"], None if r is None else r * scale) for i, r in zip(scored, ratings)]
 
 
-def _meteor_values(items) -> list[tuple[int, float]]:
+def _meteor_values(items, task=None) -> list[tuple[int, float]]:
     return [(i["template_id"], meteor_metric.score(i["reference"], i["response"]))
             for i in scoring.scored(items)]
 
@@ -119,37 +118,37 @@ def _mean_stderr(values) -> float | None:
 # --- aggregations (rank 0, after the gather) ---------------------------------------------
 
 
-def wer(items):
+def wer(items, task):
     """Corpus WER (a fraction) over every scored recording."""
-    return scoring.combine_wer(scoring.wer_counts(items, report=True))
+    return scoring.combine_wer(scoring.wer_counts(items, task, report=True))
 
 
-def _report_items(metric: str, items, values) -> None:
+def _report_items(task, metric: str, items, values) -> None:
     scored = scoring.scored(items)
-    run_state.current().report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(scored, values)])
+    task.report_item_scores(metric, [(i["doc_id"], v) for i, (_, v) in zip(scored, values)])
 
 
-def judge_score(items):
+def judge_score(items, task):
     """Mean judge rating on 0-100 (rubric x20, binary x100) over the items the judge rated."""
-    values = _ratings(items)
-    _report_items("judge_score", items, values)
+    values = _ratings(items, task)
+    _report_items(task, "judge_score", items, values)
     if values and all(v is None for _, v in values):
         log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
-                  run_state.current().task, len(values))
-    run_state.current().report_stderr("judge_score", _mean_stderr(values))
+                  task.name, len(values))
+    task.report_stderr("judge_score", _mean_stderr(values))
     return scoring.combine_mean(values)
 
 
-def judge_failures(items):
+def judge_failures(items, task):
     """Responses left out of judge_score because the judge gave no valid rating."""
-    return sum(v is None for _, v in _ratings(items))
+    return sum(v is None for _, v in _ratings(items, task))
 
 
-def meteor(items):
+def meteor(items, task):
     """Mean per-item METEOR (0-1), as AudioBench computes it through ``evaluate``."""
     values = _meteor_values(items)
-    _report_items("meteor", items, values)
-    run_state.current().report_stderr("meteor", _mean_stderr(values))
+    _report_items(task, "meteor", items, values)
+    task.report_stderr("meteor", _mean_stderr(values))
     return scoring.combine_mean(values)
 
 

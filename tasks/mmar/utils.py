@@ -4,6 +4,7 @@ the paper's prompt and both scorings (``lm_eval_audio.judges.choice_scoring``)."
 from __future__ import annotations
 
 from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.choice_matching import mcq_prompt
 from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the YAMLs)
@@ -15,8 +16,9 @@ from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the Y
 from lm_eval_audio.tasks.mmar.data import LAYOUT
 
 
-def load(where=None, sample=False, **metadata):
-    return choice_layout.load_dataset(LAYOUT, where, sample, metadata)
+@loader
+def load(where=None, sample=False, *, notes, **metadata):
+    return choice_layout.load_docs(LAYOUT, where, sample, metadata, notes=notes)
 
 
 def prompt(doc):

@@ -7,8 +7,6 @@ The task keeps each response beside the item's id and fields, under the key the 
 
 from __future__ import annotations
 
-from lm_eval_audio.storage import run_state
-
 FIELDS = ("uniq_id", "question", "choices", "task", "difficulty", "category", "sub_category", "source")
 RENAMED = {"uniq_id": "id", "sub_category": "sub-category", "source": "dataset"}
 
@@ -20,8 +18,8 @@ def entry(doc: dict, response: str, key: str) -> dict:
     return {"doc_id": doc["doc_id"], "item": item}
 
 
-def collect(entries: list[dict]) -> int:
-    """Keep the run's predictions for the results writer; the number of items kept."""
-    state = run_state.current()
-    state.submissions[state.task] = [e["item"] for e in sorted(entries, key=lambda e: e["doc_id"])]
+def collect(entries: list[dict], task) -> int:
+    """Keep the run's predictions for the results writer (``task``: the task's ``TaskScoring``); the number of
+    items kept."""
+    task.submit([e["item"] for e in sorted(entries, key=lambda e: e["doc_id"])])
     return len(entries)

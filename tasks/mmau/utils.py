@@ -5,6 +5,7 @@ lm-eval's task fields."""
 from __future__ import annotations
 
 from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.choice_matching import mcq_prompt
 from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the YAMLs)
@@ -16,8 +17,10 @@ from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the Y
 from lm_eval_audio.tasks.mmau import data, submissions
 
 
-def load(split="test-mini", where=None, sample=False, **metadata):
-    return choice_layout.load_dataset(data.TEST if split == "test" else data.TEST_MINI, where, sample, metadata)
+@loader
+def load(split="test-mini", where=None, sample=False, *, notes, **metadata):
+    return choice_layout.load_docs(data.TEST if split == "test" else data.TEST_MINI, where, sample, metadata,
+                                   notes=notes)
 
 
 def prompt(doc):
@@ -34,5 +37,5 @@ def process_prediction(doc, results):
             "unanswered": float(not results[0].strip())}
 
 
-def predictions_written(items):
-    return submissions.collect(items)
+def predictions_written(items, task):
+    return submissions.collect(items, task)

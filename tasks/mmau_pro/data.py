@@ -25,7 +25,7 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import Layout, LayoutDataError, LeftOut, TaskDataAbsent
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
 log = logging.getLogger("lm_eval.audio.mmau_pro")
@@ -131,19 +131,19 @@ def clips_setting(metadata: dict) -> str:
     return value
 
 
-def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "all") -> list[dict]:
-    """The documents of one lm-eval task: the rows of ``categories``."""
+def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "all", *,
+               notes: DataNotes) -> list[dict]:
+    """The documents of one lm-eval task: the rows of ``categories``; what cannot be used, on ``notes``."""
     rows = read_rows(root)
-    state = run_state.current()
-    state.note("mmau_pro_clips", eval_task, clips)
+    notes.note("mmau_pro_clips", eval_task, clips)
     unknown = Counter(str(r.get("category")) for r in rows if r.get("category") not in CATEGORIES)
-    if unknown and ("mmau_pro_unknown_categories", str(root)) not in state.warned:
-        state.warned.add(("mmau_pro_unknown_categories", str(root)))
-        state.note("unknown_group_values", f"{root / META_FILE}:category", dict(unknown))
-        log.warning("%s: %d row(s) have a category no task reads (%s) and are evaluated by no task; known: %s",
-                    root / META_FILE, sum(unknown.values()), ", ".join(f"{c!r} ({n})" for c, n in unknown.items()),
-                    ", ".join(CATEGORIES))
-    docs, invalid, no_audio = [], LeftOut(eval_task, "row"), 0
+    if unknown:
+        notes.note("unknown_group_values", f"{root / META_FILE}:category", dict(unknown))
+        notes.warn_once(("mmau_pro_unknown_categories", str(root)), log,
+                        "%s: %d row(s) have a category no task reads (%s) and are evaluated by no task; known: %s",
+                        root / META_FILE, sum(unknown.values()),
+                        ", ".join(f"{c!r} ({n})" for c, n in unknown.items()), ", ".join(CATEGORIES))
+    docs, invalid, no_audio = [], LeftOut(eval_task, "row", notes), 0
     for index, row in enumerate(rows):
         if row.get("category") not in categories:
             continue
@@ -156,13 +156,13 @@ def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "
         problem = "; ".join(filter(None, map(audio_file_problem, audio)))
         if problem:
             no_audio += 1
-            state.note("unusable_audio", f"{eval_task}/{row['id']}", problem)
+            notes.note("unusable_audio", f"{eval_task}/{row['id']}", problem)
             log.warning("%s: id %s: %s; the item is not run, and is counted in audio_missing", eval_task, row["id"],
                         problem)
         answer = row.get("answer")
         if answer is None and kind_of(row["category"]) == "closed":
             # The script compares the matched choice with a null answer: always wrong, and counted so here.
-            state.note("answer_missing", f"{eval_task}/{row['id']}", "a closed question without its answer: scored wrong")
+            notes.note("answer_missing", f"{eval_task}/{row['id']}", "a closed question without its answer: scored wrong")
         docs.append({
             "doc_id": len(docs),
             "uniq_id": str(row["id"]),
@@ -180,7 +180,7 @@ def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "
         })
     invalid.warn(root / META_FILE)
     if not docs:
-        state.note("absent_tasks", eval_task, f"{root / META_FILE} has no usable rows of {', '.join(categories)}")
+        notes.note("absent_tasks", eval_task, f"{root / META_FILE} has no usable rows of {', '.join(categories)}")
         raise TaskDataAbsent(f"{eval_task}: {root / META_FILE} has no usable rows of category "
                              f"{', '.join(categories)}; use the complete official test.parquet")
     multi = sum(d["clips_in_row"] > 1 for d in docs)

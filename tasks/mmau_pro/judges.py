@@ -81,7 +81,7 @@ def parse_scores(reply: str) -> dict[str, float] | None:
     return scores
 
 
-def judge_open(items: list[dict], config: JudgeConfig, task: str) -> list[dict | None]:
+def judge_open(items: list[dict], config: JudgeConfig, task) -> list[dict | None]:
     """Per item its five scores, None where the judge failed. Items hold ``uniq_id``, ``question``,
     ``answer`` and ``response``."""
 

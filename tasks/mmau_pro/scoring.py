@@ -21,7 +21,6 @@ documents score it wrong, as there is no response; open ones are left out of the
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 
@@ -29,23 +28,22 @@ from lm_eval_audio.judges import choice_scoring, task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.mmau_pro import embedding_match, instructions, judges
 from lm_eval_audio.metrics.stderr import mean_stderr
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.mmau_pro")
 
 
-def process_closed(doc: dict, results: list) -> dict:
-    out = choice_scoring.process_mcq(doc, results, official=False)
+def process_closed(doc: dict, results: list, task) -> dict:
+    out = choice_scoring.process_mcq(doc, results, task, official=False)
     item = {"doc_id": doc["doc_id"], "response": "" if doc["audio_problem"] else results[0],
             "choices": doc["choices"], "answer": doc["answer"], "audio_missing": bool(doc["audio_problem"]),
             "category": doc["category"], "sub_category": doc["sub_category"]}
     return {**out, "official_acc": item, "performance_score": item}
 
 
-def process_open(doc: dict, results: list) -> dict:
+def process_open(doc: dict, results: list, task) -> dict:
     missing = bool(doc["audio_problem"])
     out = {"audio_missing": float(missing)}
-    if run_state.current().judge_configured:
+    if task.judged:
         item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "question": doc["question"],
                 "answer": doc["answer"], "response": results[0], "audio_missing": missing}
         for metric in ("performance_score", "judge_overall", "judge_correctness", "good_response_rate",
@@ -70,104 +68,99 @@ def process_instructions(doc: dict, results: list) -> dict:
 # --- closed: the embedding match ------------------------------------------------------------------------------
 
 
-def _embedder() -> tuple[str, str | None, bool]:
-    metadata = run_state.current().task_metadata
+def _embedder(task) -> tuple[str, str | None, bool]:
+    metadata = task.metadata
     return (str(metadata.get("mmau_pro_embedder") or embedding_match.DEFAULT_EMBEDDER),
             metadata.get("mmau_pro_embedder_device"), bool(metadata.get("mmau_pro_embedder_local_files_only")))
 
 
-def _closed_scores(items: list[dict]) -> list[float] | None:
-    """Each document right (1.0) or wrong by the embedding match; None, once logged, when the embedder is absent."""
-    state = run_state.current()
-    name, device, local_only = _embedder()
-    key = "embedding_match:" + hashlib.sha256(json.dumps([name, items], sort_keys=True, default=str)
-                                              .encode()).hexdigest()
-    if key not in state.judge_verdicts:
+def _closed_scores(items: list[dict], task) -> list[float] | None:
+    """Each document right (1.0) or wrong by the embedding match; None, once logged, when the embedder is absent.
+    Matched once per run: official_acc and performance_score read the same items."""
+    name, device, local_only = _embedder(task)
+
+    def match():
         try:
             encode = embedding_match.load_encoder(name, device, local_only)
         except embedding_match.EmbedderUnavailable as e:
-            state.note("unscored_metrics", f"{state.task}/official_acc", str(e))
-            if ("embedder", name) not in state.warned:
-                state.warned.add(("embedder", name))
+            task.note("unscored_metrics", f"{task.name}/official_acc", str(e))
+            if task.first_time(("embedder", name)):
                 log.error("%s; official_acc and performance_score of MMAU-Pro's closed questions are NaN", e)
-            state.judge_verdicts[key] = None
-        else:
-            present = [i for i in items if not i["audio_missing"]]
-            matched = dict(zip((i["doc_id"] for i in present), embedding_match.matched_choices(present, encode)))
-            state.judge_verdicts[key] = [float(i["doc_id"] in matched and matched[i["doc_id"]] == i["answer"])
-                                         for i in items]
-    return state.judge_verdicts[key]
+            return None
+        present = [i for i in items if not i["audio_missing"]]
+        matched = dict(zip((i["doc_id"] for i in present), embedding_match.matched_choices(present, encode)))
+        return [float(i["doc_id"] in matched and matched[i["doc_id"]] == i["answer"]) for i in items]
+
+    return task.remembered(f"embedding_match:{name}", items, match)
 
 
-def closed_official_acc(items: list[dict], metric: str = "official_acc") -> float:
-    scores = _closed_scores(items)
-    return float("nan") if scores is None else choice_scoring.accuracy(metric, items, scores)
+def closed_official_acc(items: list[dict], task, metric: str = "official_acc") -> float:
+    scores = _closed_scores(items, task)
+    return float("nan") if scores is None else choice_scoring.accuracy(task, metric, items, scores)
 
 
-def closed_performance(items: list[dict]) -> float:
-    return closed_official_acc(items, "performance_score")
+def closed_performance(items: list[dict], task) -> float:
+    return closed_official_acc(items, task, "performance_score")
 
 
 # --- open: the judge --------------------------------------------------------------------------------------------
 
 
-def _open_verdicts(items: list[dict]) -> tuple[list[dict], list[dict | None]]:
+def _open_verdicts(items: list[dict], task) -> tuple[list[dict], list[dict | None]]:
     judged = [i for i in items if not i["audio_missing"]]
-    return judged, judges.judge_open(judged, task_judge.for_aggregation(), run_state.current().task)
+    return judged, judges.judge_open(judged, task_judge.for_aggregation(task), task)
 
 
-def _open_mean(metric: str, items: list[dict], value) -> float:
-    return judged_mean(metric, *_open_verdicts(items), value, "open answer")
+def _open_mean(task, metric: str, items: list[dict], value) -> float:
+    return judged_mean(task, metric, *_open_verdicts(items, task), value, "open answer")
 
 
-def open_performance(items):
-    return _open_mean("performance_score", items, lambda v: v["overall"] / 5.0)
+def open_performance(items, task):
+    return _open_mean(task, "performance_score", items, lambda v: v["overall"] / 5.0)
 
 
-def judge_overall(items):
-    return _open_mean("judge_overall", items, lambda v: v["overall"])
+def judge_overall(items, task):
+    return _open_mean(task, "judge_overall", items, lambda v: v["overall"])
 
 
-def judge_correctness(items):
-    return _open_mean("judge_correctness", items, lambda v: v["correctness"])
+def judge_correctness(items, task):
+    return _open_mean(task, "judge_correctness", items, lambda v: v["correctness"])
 
 
-def good_response_rate(items):
-    return _open_mean("good_response_rate", items, lambda v: float(v["overall"] >= 4.0))
+def good_response_rate(items, task):
+    return _open_mean(task, "good_response_rate", items, lambda v: float(v["overall"] >= 4.0))
 
 
-def poor_response_rate(items):
-    return _open_mean("poor_response_rate", items, lambda v: float(v["overall"] <= 2.0))
+def poor_response_rate(items, task):
+    return _open_mean(task, "poor_response_rate", items, lambda v: float(v["overall"] <= 2.0))
 
 
-def judge_failures(items):
-    return sum(v is None for v in _open_verdicts(items)[1])
+def judge_failures(items, task):
+    return sum(v is None for v in _open_verdicts(items, task)[1])
 
 
 # --- instruction following ------------------------------------------------------------------------------------
 
 
-def _instruction_rate(metric: str, items: list[dict]) -> float:
-    state = run_state.current()
-    state.report_item_scores(metric, [(i["doc_id"], i["score"]) for i in items])
+def _instruction_rate(task, metric: str, items: list[dict]) -> float:
+    task.report_item_scores(metric, [(i["doc_id"], i["score"]) for i in items])
     scores = [i["score"] for i in items if i["score"] is not None]
     unchecked = len(items) - len(scores)
-    if unchecked and ("punkt", state.task) not in state.warned:
-        state.warned.add(("punkt", state.task))
-        state.note("unscored_items", f"{state.task}/instructions", f"{unchecked} sentence-count checks: "
-                   + instructions.HOW_TO_GET_PUNKT)
+    if unchecked and task.first_time(("punkt", task.name)):
+        task.note("unscored_items", f"{task.name}/instructions", f"{unchecked} sentence-count checks: "
+                  + instructions.HOW_TO_GET_PUNKT)
         log.warning("%s: %d instruction check(s) count sentences, which needs nltk's punkt_tab model, absent here: "
-                    "left out of %s and counted in instructions_unchecked; %s", state.task, unchecked, metric,
+                    "left out of %s and counted in instructions_unchecked; %s", task.name, unchecked, metric,
                     instructions.HOW_TO_GET_PUNKT)
     if not scores:
         return float("nan")
-    state.report_stderr(metric, mean_stderr(scores))
+    task.report_stderr(metric, mean_stderr(scores))
     return sum(scores) / len(scores)
 
 
-def instructions_followed(items):
-    return _instruction_rate("instructions_followed", items)
+def instructions_followed(items, task):
+    return _instruction_rate(task, "instructions_followed", items)
 
 
-def instructions_performance(items):
-    return _instruction_rate("performance_score", items)
+def instructions_performance(items, task):
+    return _instruction_rate(task, "performance_score", items)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.judges.choice_scoring import glitters_acc, glitters_judge_failures  # noqa: F401
 from lm_eval_audio.tasks.mmau_pro import data
@@ -23,11 +24,12 @@ from lm_eval_audio.tasks.mmau_pro.scoring import (  # noqa: F401  (named by the 
 )
 
 
-def load(categories=None, sample=False, **metadata):
+@loader
+def load(categories=None, sample=False, *, notes, **metadata):
     root = data.sample_root() if sample else data.data_root(metadata)
     categories = list(categories or data.CATEGORIES)
     label = "MMAU-Pro, category=" + "|".join(categories)
-    return choice_layout.dataset(data.load_items(root, categories, label, data.clips_setting(metadata)))
+    return data.load_items(root, categories, label, data.clips_setting(metadata), notes=notes)
 
 
 def prompt(doc):

@@ -1,0 +1,226 @@
+"""Our tasks and groups as lm-eval builds them. One patch, of ``lm_eval.tasks._factory.TaskFactory.build`` (the
+module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subclasses lm-eval's ``Group`` and
+``ConfigurableTask`` through their public API (``add``, ``pop``, ``get``, ``child_names``, ``aggregate``,
+``aggregation``).
+
+* Each task of ours becomes an :class:`AudioTask`: a ``process_results`` or aggregation function of its YAML
+  that takes a ``task`` parameter gets the task's :class:`~lm_eval_audio.storage.run_state.TaskScoring` (its
+  name, its metadata, whether the run has a judge, where its judge verdicts, standard errors and per-document
+  scores go), so no function has to ask which task it scores. The standard errors it reports fill lm-eval's "N/A" (:func:`fill_stderrs`: in each group of ours
+  before it pools them, and in the results).
+
+* What a loader of ours returns with its documents, or with the error that stopped it (its
+  ``benchmarks.data_notes.DataNotes``), goes into the run state as the task is built (:func:`take_notes`).
+* A member task whose data is absent (our loaders raise errors marked ``skippable_in_group``) is built as an
+  :class:`_Absent` stand-in, which its group's build then pops; the group counts it (the run state's
+  ``group_absent_tasks``), and a group left with no member at all is an error (inside a larger group, left out
+  in turn).
+* Each group of ours becomes an :class:`AudioGroup`: with ``metadata: {aggregate_over: subgroups}`` (AIR-Bench's
+  average of categories) lm-eval's own arithmetic averages its direct children instead of its leaf tasks, and a
+  group averaging fewer tasks than it lists says so in its alias and results.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import types
+
+from lm_eval_audio.benchmarks import data_notes
+from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.wrapping import wrap
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio")
+
+
+class _Absent:
+    """Where a member without data would be: lm-eval adds it to the group by its ``task_name``, and the group's
+    build pops it."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+        self.task_name = f"lm_eval_audio:absent:{id(self)}"
+
+    @property
+    def leaves(self) -> list:
+        return list(getattr(self.error, "absent_tasks", [self.error]))
+
+
+def _absent_members(group) -> int:
+    """How many leaf tasks of ``group`` and its subgroups were left out for want of data (counted as the groups
+    were built)."""
+    counts = run_state.current().data_notes.get("group_absent_tasks", {})
+    return counts.get(group.name, 0) + sum(_absent_members(child) for child in group if hasattr(child, "child_names"))
+
+
+def _marked_partial(group, metrics: dict) -> dict:
+    """A group of ours averaging fewer tasks than it lists says so where its number is: in its alias, which
+    lm-eval's table prints, and as ``tasks_present`` / ``tasks_listed`` in its results entry."""
+    absent = _absent_members(group)
+    if not absent or not isinstance(metrics, dict):
+        return metrics
+    present = len(group.get_all_tasks())
+    listed = present + absent
+    metrics["alias"] = f"{metrics.get('alias') or group.name} (PARTIAL: {present} of {listed} tasks)"
+    metrics["tasks_present,none"] = present
+    metrics["tasks_listed,none"] = listed
+    return metrics
+
+
+def fill_stderrs(metrics_by_task: dict, reported: dict, tasks=None) -> None:
+    """Put the standard errors our aggregations ``reported`` (task -> metric -> value) where lm-eval wrote "N/A"
+    (it only knows its own aggregations' standard errors), for ``tasks`` (default: every task in
+    ``metrics_by_task``)."""
+    for task in (metrics_by_task if tasks is None else tasks):
+        metrics = metrics_by_task.get(task)
+        if not isinstance(metrics, dict):
+            continue
+        for metric, value in reported.get(task, {}).items():
+            for key in list(metrics):
+                name, sep, _ = key.partition(",")
+                if sep and name == f"{metric}_stderr" and metrics[key] == "N/A":
+                    metrics[key] = value
+
+
+def _takes_task(fn) -> bool:
+    import inspect
+
+    try:
+        return "task" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a builtin
+        return False
+
+
+def audio_task_class(base):
+    """The subclass of lm-eval's task class (``base``) that our tasks become."""
+
+    class AudioTask(base):
+        def scoring(self) -> run_state.TaskScoring:
+            """This task's :class:`~lm_eval_audio.storage.run_state.TaskScoring` in the run under way."""
+            scoring = self.__dict__.get("_lm_eval_audio_scoring")
+            if scoring is None or scoring.state is not run_state.current():
+                scoring = run_state.TaskScoring(self.task_name, dict(self.config.metadata or {}), run_state.current())
+                self.__dict__["_lm_eval_audio_scoring"] = scoring
+            return scoring
+
+        def process_results(self, doc, results):
+            if callable(self.config.process_results) and _takes_task(self.config.process_results):
+                return self.config.process_results(doc, results, task=self.scoring())
+            return super().process_results(doc, results)
+
+        def aggregation(self):
+            return {metric: functools.partial(fn, task=self.scoring()) if _takes_task(fn) else fn
+                    for metric, fn in super().aggregation().items()}
+
+    AudioTask.__module__ = __name__
+    return AudioTask
+
+
+def audio_group_class(base):
+    """The subclass of lm-eval's ``Group`` (``base``) that our groups become."""
+
+    class _ChildrenAsTasks(base):
+        """A stand-in of a group whose direct children count as its tasks, for lm-eval's ``Group.aggregate``.
+        Children are aggregated before parents (bottom-up), so each subgroup's metrics are already in
+        ``task_metrics`` under its name."""
+
+        def get_all_tasks(self, recursive: bool = True):
+            return [types.SimpleNamespace(task_name=name) for name in self.child_names]
+
+    class AudioGroup(base):
+        def aggregate(self, task_metrics):
+            fill_stderrs(task_metrics, run_state.current().stderrs, [task.task_name for task in self.get_all_tasks()])
+            if (self.metadata or {}).get("aggregate_over") != "subgroups":
+                return _marked_partial(self, super().aggregate(task_metrics))
+            view = _ChildrenAsTasks(name=self.name, alias=self.alias,
+                                    aggregate_metric_list=self.aggregate_metric_list, metadata=self.metadata)
+            for child in self:
+                view.add(child)
+            return _marked_partial(self, base.aggregate(view, task_metrics))
+
+    AudioGroup.__module__ = __name__
+    return AudioGroup
+
+
+def _drop_absent(group) -> list[_Absent]:
+    """Pop the stand-ins from ``group`` and from its subgroups built in place (inline ``group:`` entries, which
+    lm-eval builds without ``build``); the stand-ins popped, each counted for the group that held it."""
+    popped = []
+    for name in list(group.child_names):
+        child = group.get(name)
+        if isinstance(child, _Absent):
+            group.pop(name)
+            popped.append(child)
+            run_state.current().add("group_absent_tasks", str(group.name), len(child.leaves))
+        elif hasattr(child, "child_names"):
+            inner = _drop_absent(child)
+            popped += inner
+            if inner and not len(child):
+                group.pop(name)
+    return popped
+
+
+def take_notes(notes) -> None:
+    """What a loader returned with its documents or its error (``benchmarks.data_notes``), into the run state:
+    its notes for the results' ``lm_eval_audio_data``, and each of its warnings the first time in the run."""
+    if notes is None:
+        return
+    state = run_state.current()
+    for kind, entries in notes.entries.items():
+        for key, value in entries.items():
+            state.note(kind, key, value)
+    for key, logger, message, args in notes.warnings:
+        if state.first_time(key):
+            logging.getLogger(logger).warning(message, *args)
+    notes.entries, notes.warnings = {}, []
+
+
+def _finished_group(group, AudioGroup):
+    """A group just built: its stand-ins popped, and made an :class:`AudioGroup` if it is ours."""
+    absent = _drop_absent(group)
+    if absent and not len(group):
+        # A group with no data at all is an error (or, inside a larger group, left out in turn).
+        leaves = [leaf for a in absent for leaf in a.leaves]
+        shown = "; ".join(map(str, leaves[:3])) + (f"; and {len(leaves) - 3} more" if len(leaves) > 3 else "")
+        error = type(absent[0].error)(f"no task of this group has data ({len(leaves)} absent): {shown}")
+        error.absent_tasks = leaves
+        raise error
+    if group.name in our_task_names() or (group.metadata or {}).get("aggregate_over"):
+        group.__class__ = AudioGroup  # the same fields; our aggregate
+    return group
+
+
+def on_task_factory(module) -> None:
+    groups_under_way = [0]  # how many groups are being built around the current build
+    AudioGroup = audio_group_class(module.Group)
+    task_classes: dict[type, type] = {}
+
+    def make_build(original):
+        def build(self, entry, *args, **kwargs):
+            is_group = entry.kind == module.Kind.GROUP
+            in_a_group = groups_under_way[0] > 0
+            groups_under_way[0] += is_group
+            try:
+                built = original(self, entry, *args, **kwargs)
+                if is_group:
+                    return _finished_group(built, AudioGroup)
+                for task in built if isinstance(built, list) else [built]:  # a tag builds a list
+                    take_notes(data_notes.of(getattr(task, "dataset", None)))
+                    if isinstance(task, module.ConfigurableTask) and task.task_name in our_task_names():
+                        if type(task) not in task_classes:
+                            task_classes[type(task)] = audio_task_class(type(task))
+                        task.__class__ = task_classes[type(task)]  # the same fields; our aggregation()
+                return built
+            except Exception as e:
+                take_notes(data_notes.of(e))
+                if not in_a_group or not getattr(e, "skippable_in_group", False):
+                    raise
+                log.warning("left out of its group: %s", e)
+                return _Absent(e)
+            finally:
+                groups_under_way[0] -= is_group
+
+        return build
+
+    wrap(module.TaskFactory, "build", make_build)
