@@ -1,0 +1,383 @@
+"""A benchmark's data from its official Hugging Face Hub repository, fetched as a run needs it.
+
+A task with no local folder set reads its benchmark's repository at one commit (``revision=`` in the task's
+metadata or ``--metadata`` pins it; else the default branch, resolved to its commit once per run). The
+repository's listing (paths, sizes, sha256 or git blob ids) is read once through ``HfApi.dataset_info`` and
+kept beside the cache, so what is missing, truncated or corrupted is known before anything is read, and an
+offline run (``HF_HUB_OFFLINE=1``) works from the cache. Files go into the standard Hugging Face cache
+(``HF_HUB_CACHE``, or ``HF_HOME``/hub), where ``hf_hub_download`` would put them (``hub_files``); archives are
+unpacked once beside it, under ``<cache>/lm_eval_audio/``. Before a download one line says what comes and how
+big it is, and a download that would not fit the free space stops before it starts. ``HF_ENDPOINT`` (a mirror)
+and ``HF_TOKEN`` are read as every ``huggingface_hub`` user's are; the token is never logged or recorded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError and size_text are this module's API too)
+    CheckedFiles,
+    HubDataError,
+    RemoteFile,
+    download,
+    remove_cached,
+    size_text,
+)
+from lm_eval_audio.storage.data_paths import audio_file_problem
+
+log = logging.getLogger("lm_eval.audio")
+
+WORK_FOLDER = "lm_eval_audio"  # beside the repositories in the cache: listings, checks, unpacked archives
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+LISTING_CAP = 100_000  # files the Hub's repository API lists at most (huggingface_hub issue 3059)
+# While ``lm-eval-audio download --dry_run`` plans: what would be fetched, instead of fetching it (a command's
+# own state, set and cleared by ``planning``; a run never sets it).
+_PLAN: list[Fetch] | None = None
+
+
+class PlannedOnly(HubDataError):
+    """In a dry run: what comes next needs files the plan lists and does not fetch."""
+
+
+def cache_root() -> Path:
+    """The Hugging Face cache, resolved as ``huggingface_hub`` resolves it, read when asked (not at import)."""
+    from huggingface_hub import constants
+
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    return Path(constants.HF_HUB_CACHE)
+
+
+def endpoint() -> str | None:
+    return os.environ.get("HF_ENDPOINT", "").rstrip("/") or None
+
+
+def offline() -> bool:
+    """``HF_HUB_OFFLINE``, as ``huggingface_hub`` read it (at its import): the client refuses the network then."""
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+def revision_for(repo_id: str, metadata: dict) -> str | None:
+    """The revision a run pins for ``repo_id``: ``revisions: {repo: rev}``, else ``revision``."""
+    revisions = metadata.get("revisions")
+    if isinstance(revisions, dict) and revisions.get(repo_id):
+        return str(revisions[repo_id])
+    return str(metadata["revision"]) if metadata.get("revision") else None
+
+
+def say(message: str) -> None:
+    """A line the user must see before a download (lm-eval's logging may not be set up yet)."""
+    print(f"lm-eval-audio: {message}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """What one repository needs fetched for a run, for ``download --dry_run`` and the line before a download."""
+
+    snapshot: "Snapshot"
+    files: tuple[RemoteFile, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for f in self.files)
+
+
+@contextlib.contextmanager
+def planning(dry_run: bool):
+    """Within it, with ``dry_run``, ``Snapshot.fetch`` lists what it would fetch (the list yielded) and fetches
+    only the small metadata files a plan needs read (``needed_to_plan``)."""
+    global _PLAN
+    _PLAN = [] if dry_run else None
+    try:
+        yield _PLAN
+    finally:
+        _PLAN = None
+
+
+class Snapshot:
+    """One repository at one commit: its listing, and its files in the cache."""
+
+    def __init__(self, repo_id: str, revision: str | None, commit: str, files: dict[str, RemoteFile],
+                 cache: Path, benchmark: str, fetch_hint: str) -> None:
+        from huggingface_hub.file_download import repo_folder_name
+
+        self.repo_id, self.revision, self.commit, self.files = repo_id, revision, commit, files
+        self.benchmark, self.fetch_hint = benchmark, fetch_hint
+        self.repo_cache = cache / repo_folder_name(repo_id=repo_id, repo_type="dataset")
+        self.root = self.repo_cache / "snapshots" / commit
+        self.work = cache / WORK_FOLDER / self.repo_cache.name / commit
+
+    @property
+    def label(self) -> str:
+        return f"{self.repo_id}@{self.commit[:12]}"
+
+    def record(self) -> dict:
+        """Where the data came from, for the results' ``lm_eval_audio_data.sources``."""
+        rec = {"repo_id": self.repo_id, "repo_type": "dataset", "revision": self.revision or "default branch",
+               "commit": self.commit}
+        if endpoint():
+            rec["endpoint"] = endpoint()
+        return rec
+
+    def matching(self, *patterns: str) -> list[RemoteFile]:
+        return [f for p, f in sorted(self.files.items()) if any(fnmatch.fnmatchcase(p, pat) for pat in patterns)]
+
+    def has_folder(self, folder: str) -> bool:
+        prefix = folder.rstrip("/") + "/"
+        return any(p.startswith(prefix) for p in self.files)
+
+    def problem(self, path: str | Path) -> str:
+        """Why a file of this snapshot cannot be played ("" when it can, fetched or not): from the listing."""
+        rel = Path(path).relative_to(self.root).as_posix()
+        remote = self.files.get(rel)
+        if remote is None:
+            return f"missing audio file: {rel} is not in {self.label}"
+        return f"empty audio file (0 bytes): {rel} in {self.label}" if remote.size == 0 else ""
+
+    def plan(self, files: list[RemoteFile]) -> Fetch:
+        """The files not yet in the cache as the listing describes them (a bad cached copy is removed)."""
+        checked, todo = CheckedFiles(self.work / "checked.json"), []
+        for remote in files:
+            local = self.root / remote.path
+            if checked.is_good(local, remote):
+                continue
+            if local.exists():
+                log.warning("%s: cached %s does not match the repository's listing (%d bytes expected, %d found, "
+                            "or another hash): fetching it again", self.label, remote.path, remote.size,
+                            local.stat().st_size)
+                remove_cached(local)
+                checked.forget(remote)
+            todo.append(remote)
+        checked.save()
+        return Fetch(self, tuple(todo))
+
+    def fetch(self, files: list[RemoteFile], what: str, needed_to_plan: bool = False,
+              fetch_hint: str | None = None) -> Fetch:
+        """Fetch what of ``files`` is not cached yet, saying first what comes; returns what was fetched."""
+        todo = self.plan(files)
+        if not todo.files:
+            return todo
+        if _PLAN is not None and not needed_to_plan:
+            _PLAN.append(todo)
+            raise PlannedOnly(f"{what}: what comes next reads the files planned")
+        if offline():
+            raise HubDataError(
+                f"{what}: {len(todo.files)} file(s) of {self.label} are not in the Hugging Face cache at "
+                f"{self.repo_cache.parent}, and HF_HUB_OFFLINE is set: fetch them where there is internet with "
+                f"`{fetch_hint or self.fetch_hint}`")
+        folder = self.repo_cache.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(folder).free
+        if todo.size > free:
+            raise HubDataError(
+                f"{what}: {len(todo.files)} file(s) of {self.label} ({size_text(todo.size)}) would not fit in {folder} "
+                f"({size_text(free)} free): free space there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
+        say(f"{what}: fetching {len(todo.files)} file(s), {size_text(todo.size)}, of {self.label} into {folder}")
+        self._download(todo.files)
+        checked = CheckedFiles(self.work / "checked.json")
+        for remote in todo.files:
+            checked.is_good(self.root / remote.path, remote)
+        checked.save()
+        return todo
+
+    def _download(self, files: tuple[RemoteFile, ...]) -> None:
+        from huggingface_hub.utils import tqdm
+
+        def one(remote: RemoteFile, progress: bool) -> None:
+            try:
+                download(self.repo_id, self.commit, remote, self.repo_cache, endpoint(), progress)
+            except Exception as e:
+                raise hub_error(e, self, remote.path) from None
+
+        if len(files) == 1:
+            one(files[0], True)
+            return
+        # Files with the same bytes share one blob: one download each, the others linked to it after.
+        first = {f.etag or f.path: f for f in reversed(files)}
+        with tqdm(total=sum(f.size for f in first.values()), unit="B", unit_scale=True,
+                  desc=f"{self.repo_id}: {len(files)} files") as bar, ThreadPoolExecutor(max_workers=8) as pool:
+            for remote, _ in zip(first.values(), pool.map(lambda f: one(f, False), first.values())):
+                bar.update(remote.size)
+        for remote in files:
+            if remote not in first.values():
+                one(remote, False)
+
+    def unpacked(self, archive: str, beside: list[str], expect: str, what: str) -> Path:
+        """A folder in the official layout: ``archive`` unpacked once (its ``expect`` folder at the top), with the
+        ``beside`` files linked into it."""
+        from lm_eval_audio.benchmarks.hub_archives import unpack
+
+        remote = self.files.get(archive)
+        if remote is None:
+            raise HubDataError(f"{what}: {self.label} lists no {archive}: pin a revision that has it (revision=)")
+        folder, done = self.work / "unpacked", self.work / f"unpacked-{remote.etag}.complete"
+        wanted = [self.files[b] for b in beside if b in self.files]
+        self.fetch(wanted + ([] if done.is_file() else [remote]), what)
+        if not done.is_file():
+            say(f"{what}: unpacking {archive} ({size_text(remote.size)}) into {folder}")
+            unpack(self.root / archive, folder, expect, free_needed=remote.size)
+            done.write_text(archive)
+        for name in beside:
+            link = folder / name
+            if name in self.files and not link.exists():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(self.root / name)
+        return folder
+
+
+def hub_error(e: Exception, snapshot_or_repo, path: str | None = None) -> HubDataError:
+    """One line for what the Hub or the network refused."""
+    from huggingface_hub import errors
+
+    if isinstance(e, HubDataError):
+        return e
+    repo = getattr(snapshot_or_repo, "repo_id", snapshot_or_repo)
+    where = f"{repo}" + (f" ({path})" if path else "")
+    status = getattr(getattr(e, "response", None), "status_code", None)
+    hub = endpoint() or "https://huggingface.co"
+    if isinstance(e, errors.GatedRepoError) or status in (401, 403):
+        return HubDataError(
+            f"the Hub refused {where} (HTTP {status or 401}): the dataset is gated or private. Accept its terms at "
+            f"{hub}/datasets/{repo} with your account, then set HF_TOKEN to a token of that account")
+    if isinstance(e, errors.RevisionNotFoundError):
+        return HubDataError(f"{repo} has no such revision: pass a branch, tag or commit it has (revision= in --metadata)")
+    if isinstance(e, errors.RepositoryNotFoundError) or status == 404:
+        return HubDataError(f"{where} is not on the Hub at {hub}: check HF_ENDPOINT, or set the benchmark's local "
+                            "data folder")
+    if isinstance(e, (errors.OfflineModeIsEnabled, errors.LocalEntryNotFoundError)):
+        return HubDataError(f"{where}: HF_HUB_OFFLINE is set and it is not in the cache")
+    return HubDataError(f"{where}: fetching from {hub} failed ({type(e).__name__}: {e}); run again to resume, or "
+                        "fetch ahead with `lm-eval-audio download --tasks ...`")
+
+
+_OPENED: dict[tuple, Snapshot] = {}  # a cache of listings read in this process, not run state
+
+
+def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint: str) -> Snapshot:
+    """The repository at ``revision`` (or its default branch), its listing read once per process and kept beside
+    the cache for offline runs."""
+    from huggingface_hub.file_download import repo_folder_name
+
+    cache = cache_root()
+    key = (endpoint(), str(cache), repo_id, revision, offline())
+    if key in _OPENED:
+        return _OPENED[key]
+    repo_folder = repo_folder_name(repo_id=repo_id, repo_type="dataset")
+    ref = cache / repo_folder / "refs" / (revision or "main")
+    if offline():
+        commit = revision if revision and _COMMIT.match(revision) else (ref.read_text().strip() if ref.is_file() else "")
+        listing = cache / WORK_FOLDER / repo_folder / commit / "listing.json"
+        if not commit or not listing.is_file():
+            raise HubDataError(
+                f"{benchmark}: HF_HUB_OFFLINE is set and {repo_id}" + (f"@{revision}" if revision else "")
+                + f" is not in the Hugging Face cache at {cache}: fetch it where there is internet with `{fetch_hint}` "
+                "(into the same HF_HOME or HF_HUB_CACHE)")
+        files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+    else:
+        from huggingface_hub import HfApi
+
+        try:
+            info = HfApi(endpoint=endpoint()).dataset_info(repo_id, revision=revision, files_metadata=True)
+        except Exception as e:
+            raise hub_error(e, repo_id) from None
+        commit = info.sha
+        if len(info.siblings or ()) >= LISTING_CAP:  # the API lists at most that many: more may be missing
+            raise HubDataError(f"{benchmark}: {repo_id} lists {len(info.siblings)} files, the most the Hub's API "
+                               "returns, so some may be missing from the listing: download it with `hf download` "
+                               "and set the benchmark's local data folder")
+        files = {s.rfilename: RemoteFile(s.rfilename, int(s.size or 0), s.lfs.sha256 if s.lfs else None, s.blob_id)
+                 for s in info.siblings or ()}
+        listing = cache / WORK_FOLDER / repo_folder / commit / "listing.json"
+        listing.parent.mkdir(parents=True, exist_ok=True)
+        listing.write_text(json.dumps([f.__dict__ for f in files.values()]))
+        if revision != commit:  # as hf_hub_download records a branch's commit, for offline runs
+            ref.parent.mkdir(parents=True, exist_ok=True)
+            ref.write_text(commit)
+    snapshot = _OPENED[key] = Snapshot(repo_id, revision, commit, files, cache, benchmark, fetch_hint)
+    return snapshot
+
+
+def snapshot_of(path: str | Path) -> tuple[Snapshot, RemoteFile] | None:
+    """The snapshot and listed file a path in the cache belongs to (None for a path outside it or unlisted)."""
+    cache = cache_root()
+    try:
+        parts = Path(path).relative_to(cache).parts
+    except ValueError:
+        return None
+    if len(parts) < 4 or parts[1] != "snapshots" or not parts[0].startswith("datasets--"):
+        return None
+    repo_id = "/".join(parts[0].split("--")[1:])
+    commit, rel = parts[2], "/".join(parts[3:])
+    listing = cache / WORK_FOLDER / parts[0] / commit / "listing.json"
+    if not listing.is_file():
+        return None
+    key = (endpoint(), str(cache), repo_id, commit, offline())
+    if key not in _OPENED:
+        files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+        _OPENED[key] = Snapshot(repo_id, commit, commit, files, cache, repo_id, "lm-eval-audio download --tasks <tasks>")
+    snapshot = _OPENED[key]
+    return (snapshot, snapshot.files[rel]) if rel in snapshot.files else None
+
+
+def clips_of(refs) -> dict[Snapshot, list[RemoteFile]]:
+    """The listed cache files among audio references (paths, or dicts with a path), by snapshot."""
+    wanted: dict[Snapshot, dict[str, RemoteFile]] = {}
+    for ref in refs:
+        path = ref.get("path") if isinstance(ref, dict) and not ref.get("unavailable") else ref
+        if isinstance(path, (str, os.PathLike)):
+            found = snapshot_of(path)
+            if found:
+                wanted.setdefault(found[0], {})[found[1].path] = found[1]
+    return {s: list(files.values()) for s, files in wanted.items()}
+
+
+def fetch_clips(refs, what: str) -> None:
+    """Fetch the clips a run's documents name that are not cached yet (only those the run evaluates)."""
+    for snapshot, files in clips_of(refs).items():
+        snapshot.fetch(files, what, fetch_hint=f"lm-eval-audio download --tasks {what}")
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Where a benchmark's files are read from: a local folder, or a snapshot in the cache."""
+
+    root: Path
+    snapshot: Snapshot | None = None
+    metadata_files: tuple[str, ...] = ()  # for a local folder's digest in the record
+
+    def problem(self, path: str | Path) -> str:
+        if self.snapshot is not None and Path(path).is_relative_to(self.snapshot.root):
+            return self.snapshot.problem(path)
+        return audio_file_problem(str(path))
+
+    def has_folder(self, rel: str) -> bool:
+        return (self.root / rel).is_dir() or (self.snapshot is not None and self.snapshot.has_folder(rel))
+
+    def record(self) -> dict:
+        if self.snapshot is not None:
+            return self.snapshot.record()
+        digest = hashlib.sha256()
+        for rel in sorted(self.metadata_files):
+            path = self.root / rel
+            if path.is_file():
+                digest.update(rel.encode() + b"\0")
+                with open(path, "rb") as f:
+                    for block in iter(lambda: f.read(1 << 20), b""):
+                        digest.update(block)
+        return {"local_folder": str(self.root), "metadata_files": sorted(self.metadata_files),
+                "metadata_sha256": digest.hexdigest()}

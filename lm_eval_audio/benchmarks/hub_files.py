@@ -1,0 +1,171 @@
+"""One file of a Hub repository into the standard Hugging Face cache, and checked against the repository's metadata.
+
+The file goes where ``hf_hub_download`` puts it (``<cache>/datasets--<owner>--<name>/blobs/<etag>``, linked from
+``snapshots/<commit>/<path>``), so every other tool that reads the cache finds it. The bytes come through
+``huggingface_hub``'s own ``http_get`` (its client, token, retries, progress bar), written to a partial file
+whose name does not change between runs: a transfer cut or killed half-way resumes where it stopped (with a
+``Range`` request) the next time, which ``hf_hub_download`` 2.x does not do (its partial files are unique to one
+call and deleted). A file Xet stores is fetched by ``hf_hub_download`` itself, whose Xet client keeps the
+chunks it has and so resumes too. Every file is checked against the repository's listing (its size, and its
+sha256 or git blob id) before it is used; the check is remembered per file (size and modification time) so a
+later run re-hashes only files that changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class HubDataError(ValueError):
+    """Data that cannot be fetched or used; the message names the repository and what to do."""
+
+
+def size_text(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return ""
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    """One file of a repository at one commit, as its listing describes it."""
+
+    path: str
+    size: int
+    sha256: str | None  # LFS files: the content's sha256 (also their ETag)
+    blob_id: str | None  # the git blob id (the ETag of a file kept in git)
+
+    @property
+    def etag(self) -> str:
+        return self.sha256 or self.blob_id or ""
+
+
+def content_matches(path: Path, remote: RemoteFile) -> bool:
+    """Whether the file holds exactly the bytes the listing describes."""
+    if path.stat().st_size != remote.size:
+        return False
+    if remote.sha256:
+        digest = hashlib.sha256()
+    elif remote.blob_id:
+        digest = hashlib.sha1(f"blob {remote.size}\0".encode())  # git's blob id
+    else:
+        return True  # a listing with sizes only: the size is all there is to check
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest() == (remote.sha256 or remote.blob_id)
+
+
+class CheckedFiles:
+    """The files already checked against the listing, by (size, modification time): a changed file is hashed again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.entries: dict[str, list] = json.loads(path.read_text())
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def _stamp(self, local: Path) -> list:
+        stat = local.stat()
+        return [stat.st_size, stat.st_mtime_ns]
+
+    def is_good(self, local: Path, remote: RemoteFile) -> bool:
+        """The cached file is there and is the listed one (hashed unless it was checked and has not changed)."""
+        try:
+            stamp = self._stamp(local)
+        except OSError:
+            return False
+        if self.entries.get(remote.path) == stamp:
+            return True
+        if stamp[0] != remote.size or not content_matches(local, remote):
+            return False
+        self.entries[remote.path] = stamp
+        return True
+
+    def forget(self, remote: RemoteFile) -> None:
+        self.entries.pop(remote.path, None)
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.entries))
+        os.replace(tmp, self.path)
+
+
+def remove_cached(local: Path) -> None:
+    """A cached file that does not match its listing: the blob and the link to it go, so it is fetched again."""
+    if local.is_symlink():
+        target = local.resolve()
+        local.unlink()
+        target.unlink(missing_ok=True)
+    else:
+        local.unlink(missing_ok=True)
+
+
+def _link(snapshot_path: Path, blob: Path) -> None:
+    snapshot_path.parent.mkdir(parents=True, exist_ok=True)
+    snapshot_path.unlink(missing_ok=True)
+    try:
+        snapshot_path.symlink_to(os.path.relpath(blob, snapshot_path.parent))
+    except OSError:  # a file system without symlinks: a copy, as huggingface_hub does there
+        import shutil
+
+        shutil.copyfile(blob, snapshot_path)
+
+
+def _silent_bar(tqdm):
+    """A progress bar class that shows nothing: many small files get one bar for all of them instead."""
+
+    class SilentBar(tqdm):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "disable": True})
+
+    return SilentBar
+
+
+def download(repo_id: str, commit: str, remote: RemoteFile, repo_cache: Path, endpoint: str | None,
+             progress: bool) -> None:
+    """Fetch one file into the cache at ``snapshots/<commit>/<path>``, resuming a partial one, then check it."""
+    from huggingface_hub import constants, get_hf_file_metadata, hf_hub_download, hf_hub_url
+    from huggingface_hub.file_download import http_get
+    from huggingface_hub.utils import build_hf_headers, tqdm
+
+    snapshot_path = repo_cache / "snapshots" / commit / remote.path
+    known = repo_cache / "blobs" / remote.etag
+    if remote.etag and known.is_file() and content_matches(known, remote):  # the same bytes under another path
+        _link(snapshot_path, known)
+        return
+    url = hf_hub_url(repo_id, remote.path, repo_type="dataset", revision=commit, endpoint=endpoint)
+    metadata = get_hf_file_metadata(url, endpoint=endpoint)
+    if metadata.xet_file_data is not None and not constants.HF_HUB_DISABLE_XET:
+        hf_hub_download(repo_id, remote.path, repo_type="dataset", revision=commit, endpoint=endpoint,
+                        cache_dir=repo_cache.parent, force_download=True)
+    else:
+        etag = metadata.etag or remote.etag
+        blob = repo_cache / "blobs" / etag
+        partial = blob.with_name(etag + ".lm_eval_audio.partial")
+        blob.parent.mkdir(parents=True, exist_ok=True)
+        with open(partial, "ab") as out:
+            if out.tell() > remote.size:  # longer than the file: not a prefix of it
+                out.truncate(0)
+            http_get(metadata.location, out, resume_size=out.tell(), headers=build_hf_headers(),
+                     expected_size=remote.size, displayed_filename=remote.path,
+                     tqdm_class=None if progress else _silent_bar(tqdm))
+        if not content_matches(partial, remote):
+            partial.unlink()
+            raise OSError(f"{repo_id}@{commit[:12]}: {remote.path} arrived with other bytes than the repository lists "
+                          f"({remote.size} bytes, {'sha256 ' + remote.sha256 if remote.sha256 else 'blob ' + str(remote.blob_id)}); "
+                          "it was deleted: run again to fetch it anew")
+        os.replace(partial, blob)
+        _link(snapshot_path, blob)
+    if not content_matches(snapshot_path, remote):
+        remove_cached(snapshot_path)
+        raise OSError(f"{repo_id}@{commit[:12]}: {remote.path} does not match the repository's listing after the download; "
+                      "it was deleted: run again to fetch it anew")
