@@ -42,20 +42,18 @@ def test_official_layout_and_its_quirks(tmp_path):
     assert airbench.answer_letter(gender) == "B"
 
 
-def test_no_data_dir_says_how_to_get_the_data(monkeypatch):
-    monkeypatch.delenv("AIRBENCH_DATA_DIR", raising=False)
-    with pytest.raises(airbench.AirBenchDataError) as e:
-        airbench.data_root({})
-    message = str(e.value)
-    assert "AIRBENCH_DATA_DIR" in message and "airbench_data_dir" in message
-    assert "qyang1021/AIR-Bench-Dataset" in message and "airbench_sample" in message
-
-
 def test_data_dir_from_metadata_wins_over_environment(tmp_path, monkeypatch):
+    (tmp_path / "Foundation").mkdir()
+    (tmp_path / "Foundation" / "Foundation_meta.json").write_text("[]")
     monkeypatch.setenv("AIRBENCH_DATA_DIR", str(tmp_path / "nowhere"))
-    assert airbench.data_root({"airbench_data_dir": str(tmp_path)}) == tmp_path
+    source = airbench.data_source({"airbench_data_dir": str(tmp_path)})
+    assert source.root == tmp_path and source.snapshot is None
+    assert source.record()["local_folder"] == str(tmp_path) and len(source.record()["metadata_sha256"]) == 64
     with pytest.raises(airbench.AirBenchDataError, match="does not exist"):
-        airbench.data_root({})
+        airbench.data_source({})
+    monkeypatch.setenv("AIRBENCH_DATA_DIR", str(tmp_path / "Foundation"))
+    with pytest.raises(airbench.AirBenchDataError, match="not an AIR-Bench snapshot.*hf download"):
+        airbench.data_source({})
 
 
 def test_partial_snapshot_reports_missing_folders_with_counts(tmp_path, caplog):

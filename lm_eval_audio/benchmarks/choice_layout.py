@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -38,6 +39,16 @@ class TaskDataAbsent(LayoutDataError):
 
 
 @dataclass(frozen=True)
+class HubLayout:
+    """Where a benchmark's authors publish it on the Hub: its metadata files (``Layout.meta_files``) beside an
+    archive whose ``audio_folder`` is where the metadata's audio paths point."""
+
+    repo_id: str
+    archive: str
+    audio_folder: str
+
+
+@dataclass(frozen=True)
 class Layout:
     """One benchmark's published layout."""
 
@@ -51,9 +62,16 @@ class Layout:
     sample: str  # the name of the bundled synthetic sample's group
     folder: str  # the benchmark's folder, which holds the sample in sample_data/
     answers_withheld: bool = False
+    hub: HubLayout | None = None  # None: not on the Hub in the layout the official script reads
+
+    @property
+    def fetch_ahead(self) -> str:
+        return f"lm-eval-audio download --tasks {self.sample.removesuffix('_sample')}"
 
     def help(self) -> str:
-        return (f"{self.download} Then `export {self.env}=/data/<folder>` or pass "
+        where = (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself: "
+                 if self.hub else "")
+        return (f"{where}{self.download} Then `export {self.env}=/data/<folder>` or pass "
                 f"--metadata '{{\"{self.metadata_key}\": \"/data/<folder>\"}}'. The folder must hold "
                 f"{' or '.join(self.meta_files)}. To try the tasks without the data, run the synthetic "
                 f"`{self.sample}` group.")
@@ -66,14 +84,26 @@ def sample_root(layout: Layout) -> Path:
     return Path(layout.folder) / "sample_data"
 
 
-def data_root(layout: Layout, metadata: dict) -> Path:
+def data_source(layout: Layout, metadata: dict) -> DataSource:
+    """The local folder the metadata or environment names (it wins), else the authors' Hub repository: its
+    metadata and archive fetched, the archive unpacked once beside the cache."""
     raw = metadata.get(layout.metadata_key) or os.environ.get(layout.env)
-    if not raw:
-        raise LayoutDataError(f"{layout.name} tasks need the dataset, and no location is set. " + layout.help())
-    root = Path(raw).expanduser()
-    if not root.is_dir():
-        raise LayoutDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
-    return root
+    if raw:
+        root = Path(raw).expanduser()
+        if not root.is_dir():
+            raise LayoutDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
+        return DataSource(root, None, tuple(n for n in layout.meta_files if (root / n).is_file()))
+    if layout.hub is None:
+        raise LayoutDataError(f"{layout.name} is not on the Hugging Face Hub in the layout its official evaluation "
+                              "reads, so it cannot be fetched for you, and no local folder is set. " + layout.help())
+    hub = layout.hub
+    snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.fetch_ahead)
+    folder = snapshot.unpacked(hub.archive, list(layout.meta_files), hub.audio_folder, layout.name)
+    return DataSource(folder, snapshot)
+
+
+def data_root(layout: Layout, metadata: dict) -> Path:
+    return data_source(layout, metadata).root
 
 
 def meta_path(layout: Layout, root: Path) -> Path:
@@ -85,7 +115,7 @@ def meta_path(layout: Layout, root: Path) -> Path:
 
 
 def check_snapshot(layout: Layout, metadata: dict) -> None:
-    """Before any model loads: the folder is set, exists and holds the metadata."""
+    """Before any model loads: the folder is set, exists and holds the metadata, or the Hub's files are fetched."""
     meta_path(layout, data_root(layout, metadata))
 
 
@@ -223,6 +253,8 @@ def doc_to_audio(doc: dict) -> list:
 def load_docs(layout: Layout, where: dict | None, sample: bool, metadata: dict, *, notes: DataNotes) -> list[dict]:
     """A task's documents (for lm-eval's ``custom_dataset``, through ``data_notes.loader``): the items whose fields
     equal ``where``, from the bundled sample or from the folder the metadata or environment names."""
-    root = sample_root(layout) if sample else data_root(layout, metadata)
+    source = DataSource(sample_root(layout), None, layout.meta_files) if sample else data_source(layout, metadata)
+    notes.note("sources", layout.name + (" sample" if sample else ""), source.record())
+    root = source.root
     where = dict(where or {})
     return load_items(layout, root, where, label(layout, where), notes=notes)

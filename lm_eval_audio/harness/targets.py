@@ -41,6 +41,10 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("Group.__init__", ("name", "alias", "aggregate_metric_list", "metadata")),
         # our tasks subclass ConfigurableTask: each aggregation function, given the task's Scoring
         ("ConfigurableTask.aggregation", ()), ("ConfigurableTask.task_name", ()),
+        # the clips of the documents a run evaluates, fetched before their requests are built
+        ("ConfigurableTask.build_all_requests", ("limit", "samples", "rank", "world_size")),
+        ("ConfigurableTask.doc_iterator", ("rank", "limit", "world_size", "samples")),
+        ("ConfigurableTask.doc_to_audio", ("doc",)),
     ],
     "lm_eval.evaluator": [
         ("evaluate", ("lm", "task_dict")),

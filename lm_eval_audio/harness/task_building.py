@@ -113,6 +113,17 @@ def audio_task_class(base):
             return {metric: functools.partial(fn, task=self.scoring()) if _takes_task(fn) else fn
                     for metric, fn in super().aggregation().items()}
 
+        def build_all_requests(self, *, limit=None, samples=None, rank=0, world_size=1, **kwargs):
+            # The clips of the documents this run evaluates (the first --limit, this rank's share), fetched from
+            # the Hub before lm-eval builds their requests: where a repository keeps one file per clip, only those
+            # are downloaded. Clips of a local folder are not touched.
+            from lm_eval_audio.benchmarks.hub_data import fetch_clips
+
+            docs = self.doc_iterator(rank=rank, limit=limit, samples=samples, world_size=world_size)
+            fetch_clips([ref for _, doc in docs for ref in (self.doc_to_audio(doc) or ())], self.task_name)
+            return super().build_all_requests(limit=limit, samples=samples, rank=rank, world_size=world_size,
+                                              **kwargs)
+
     AudioTask.__module__ = __name__
     return AudioTask
 

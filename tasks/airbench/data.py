@@ -1,6 +1,8 @@
 """AIR-Bench data: the official snapshot's layout, its prompts and its answer rule.
 
-A snapshot of ``qyang1021/AIR-Bench-Dataset`` holds ``Foundation/Foundation_meta.json``
+With no local folder set, the tasks read ``qyang1021/AIR-Bench-Dataset`` from the Hugging Face Hub
+(``lm_eval_audio.benchmarks.hub_data``): the meta file of each track a run needs, then, as the run builds its
+requests, the audio files of the items it evaluates (with ``--limit N``, those of the first N). A snapshot holds ``Foundation/Foundation_meta.json``
 and ``Chat/Chat_meta.json`` (JSON lists), with each item's audio at
 ``<root>/<Track>/<task_name>_<dataset_name>/<path>``. Quirks kept as published: the
 misspelled folder names (``Speaker_Emotion_Recontion``, ...), two-choice items without
@@ -24,8 +26,8 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 from lm_eval_audio.storage import jsonl
-from lm_eval_audio.storage.data_paths import audio_file_problem
 # The ``dataset_name`` of every item of the bundled sample (make_sample.py): whatever reports on it says so.
 from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET  # noqa: F401
 
@@ -65,12 +67,13 @@ _REQUIRED = {
     "Chat": ("path", "question", "answer_gt", "task_name", "dataset_name", "meta_info", "uniq_id"),
 }
 
+REPO = "qyang1021/AIR-Bench-Dataset"
+FETCH_AHEAD = "lm-eval-audio download --tasks airbench"
 DOWNLOAD_HELP = (
-    "Download the official data, e.g. `huggingface-cli download qyang1021/AIR-Bench-Dataset --repo-type dataset "
-    "--local-dir /data/AIR-Bench-Dataset` (or ModelScope's evalscope/AIR-Bench-Dataset mirror), then "
-    "`export AIRBENCH_DATA_DIR=/data/AIR-Bench-Dataset` or pass "
-    "--metadata '{\"airbench_data_dir\": \"/data/AIR-Bench-Dataset\"}'. "
-    "The folder must hold Foundation/Foundation_meta.json and Chat/Chat_meta.json. "
+    "Unset AIRBENCH_DATA_DIR to let the tasks fetch what they need from the Hub, or point it (or --metadata "
+    "'{\"airbench_data_dir\": ...}') at a copy of qyang1021/AIR-Bench-Dataset (`hf download "
+    "qyang1021/AIR-Bench-Dataset --repo-type dataset --local-dir /data/AIR-Bench-Dataset`) that holds "
+    "Foundation/Foundation_meta.json and Chat/Chat_meta.json. "
     "To try the tasks without the data, run the synthetic `airbench_sample` group."
 )
 
@@ -91,22 +94,38 @@ def sample_root() -> Path:
     return Path(__file__).resolve().parent / "sample_data"
 
 
-def data_root(metadata: dict) -> Path:
+def _meta_file(track: str) -> str:
+    return f"{track}/{track}_meta.json"
+
+
+def data_source(metadata: dict, tracks=tuple(_REQUIRED)) -> DataSource:
+    """The local folder the metadata or environment names (it wins), else the Hub repository with the meta files
+    of ``tracks`` fetched; the audio comes later, for the items a run evaluates."""
     raw = metadata.get("airbench_data_dir") or os.environ.get("AIRBENCH_DATA_DIR")
-    if not raw:
-        raise AirBenchDataError("AIR-Bench tasks need the dataset, and no location is set. " + DOWNLOAD_HELP)
-    root = Path(raw).expanduser()
-    if not root.is_dir():
-        raise AirBenchDataError(f"AIR-Bench data folder {str(root)!r} does not exist. " + DOWNLOAD_HELP)
-    return root
+    if raw:
+        root = Path(raw).expanduser()
+        if not root.is_dir():
+            raise AirBenchDataError(f"AIR-Bench data folder {str(root)!r} does not exist. " + DOWNLOAD_HELP)
+        if not any((root / _meta_file(track)).is_file() for track in _REQUIRED):
+            raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it "
+                                    "is not an AIR-Bench snapshot. " + DOWNLOAD_HELP)
+        return DataSource(root, None, tuple(_meta_file(t) for t in _REQUIRED))
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "AIR-Bench", FETCH_AHEAD)
+    snapshot.fetch([snapshot.files[_meta_file(t)] for t in tracks if _meta_file(t) in snapshot.files],
+                   "AIR-Bench " + "/".join(tracks) + " metadata", needed_to_plan=True)
+    return DataSource(snapshot.root, snapshot)
 
 
-def check_snapshot(metadata: dict) -> None:
-    """Before any model loads: the data folder is set, exists and holds at least one of the two meta files."""
-    root = data_root(metadata)
-    if not any((root / track / f"{track}_meta.json").is_file() for track in _REQUIRED):
-        raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it is not "
-                                "an AIR-Bench snapshot. " + DOWNLOAD_HELP)
+def tracks_of(tasks: list[str]) -> tuple[str, ...]:
+    """The tracks a run's AIR-Bench tasks read (a group named only "airbench" reads both)."""
+    chat, foundation = any("chat" in t for t in tasks), any("foundation" in t for t in tasks)
+    return tuple(t for t, wanted in (("Foundation", foundation), ("Chat", chat)) if wanted) or tuple(_REQUIRED)
+
+
+def check_snapshot(metadata: dict, tasks: list[str] = ()) -> None:
+    """Before any model loads: the data folder is set and holds a meta file, or the repository's meta files are
+    fetched."""
+    data_source(metadata, tracks_of(list(tasks)))
 
 
 @functools.lru_cache(maxsize=4)
@@ -115,7 +134,7 @@ def _read_meta(path: str, mtime_ns: int) -> tuple:
 
 
 def read_meta(root: Path, track: str) -> tuple:
-    path = root / track / f"{track}_meta.json"
+    path = root / _meta_file(track)
     if not path.is_file():
         raise AirBenchDataError(f"{path} is missing: {root} is not an AIR-Bench snapshot. " + DOWNLOAD_HELP)
     return _read_meta(str(path), path.stat().st_mtime_ns)
@@ -180,10 +199,12 @@ def _report_unknown_tasks(meta: tuple, meta_path: str, notes: DataNotes) -> None
                         ", ".join(f"{name!r} ({count})" for name, count in unknown.most_common(5)))
 
 
-def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: str, *,
+def load_items(source: DataSource | Path, track: str, task_names: list[str] | None, eval_task: str, *,
                notes: DataNotes) -> list[dict]:
     """The documents of one lm-eval task: the items of ``task_names`` (all if None); what cannot be used, on
     ``notes``."""
+    source = source if isinstance(source, DataSource) else DataSource(Path(source))
+    root = source.root
     meta = read_meta(root, track)
     meta_path = str(root / track / f"{track}_meta.json")
     if task_names is not None:
@@ -213,7 +234,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
     by_folder: OrderedDict[str, list] = OrderedDict()
     for item in selected:
         by_folder.setdefault(f"{item['task_name']}_{item['dataset_name']}", []).append(item)
-    absent = {folder: len(items) for folder, items in by_folder.items() if not (root / track / folder).is_dir()}
+    absent = {folder: len(items) for folder, items in by_folder.items() if not source.has_folder(f"{track}/{folder}")}
     for folder, count in absent.items():
         notes.note("airbench_missing_folders", f"{track}/{folder}", {"items": count, "root": str(root)})
         log.warning(
@@ -234,7 +255,7 @@ def load_items(root: Path, track: str, task_names: list[str] | None, eval_task: 
             continue
         for item in items:
             path = audio_file(root, track, item)
-            problem = audio_file_problem(path)
+            problem = source.problem(path)
             if problem:
                 problems[folder] += 1
                 notes.note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from lm_eval_audio.benchmarks.data_notes import loader
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.airbench import data, judges
@@ -20,9 +21,10 @@ log = logging.getLogger("lm_eval.audio.airbench")
 
 
 def _docs(track: str, task_names, sample: bool, metadata: dict, notes) -> list[dict]:
-    root = data.sample_root() if sample else data.data_root(metadata)
+    source = DataSource(data.sample_root()) if sample else data.data_source(metadata, (track,))
+    notes.note("sources", "AIR-Bench" + (" sample" if sample else ""), source.record())
     names = list(task_names) if task_names else None
-    return data.load_items(root, track, names, ", ".join(names) if names else track, notes=notes)
+    return data.load_items(source, track, names, ", ".join(names) if names else track, notes=notes)
 
 
 @loader

@@ -4,14 +4,15 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 
 
 def check_data(tasks: list[str], metadata: dict) -> None:
-    """Each dataset the run names is in the data root (a group needs the root itself)."""
+    """Each dataset the run names is in the local data root, or fetched from the Hub (a group's members fetch
+    theirs as they load; with a local root set, the group needs the root itself)."""
     from lm_eval_audio.tasks.audiobench import data
 
     for task in tasks:
         name = task.removeprefix("audiobench_")
         if name in data.DATASETS:
-            data.data_root(metadata, data.DATASETS[name])
-        else:
+            data.dataset_source(metadata, data.DATASETS[name])
+        elif data.local_root(metadata):
             data.data_root(metadata)
 
 

@@ -3,10 +3,13 @@
 Each dataset is the Hugging Face dataset ``AudioLLMs/<repo>`` (split ``test``) with the
 columns ``context`` (an ``Audio`` struct of encoded bytes), ``instruction``, ``answer``
 and ``other_attributes``; the two speech-instruction sets add ``speech_instruction``,
-the two multiple-choice sets ``choices``. A local snapshot holds one folder per dataset,
-named after the repository (``huggingface-cli download AudioLLMs/<repo> --repo-type
-dataset --local-dir $AUDIOBENCH_DATA_DIR/<repo>``: parquet shards ``data/test-*.parquet``)
-or saved with ``datasets``' ``save_to_disk`` (arrow files).
+the two multiple-choice sets ``choices``. With no local folder set, a task fetches its
+repository's test shards (``data/test-*.parquet``) from the Hugging Face Hub into the
+standard cache (``lm_eval_audio.benchmarks.hub_data``). A local snapshot
+(``AUDIOBENCH_DATA_DIR``) holds one folder per dataset, named after the repository (``hf
+download AudioLLMs/<repo> --repo-type dataset --local-dir $AUDIOBENCH_DATA_DIR/<repo>``:
+parquet shards ``data/test-*.parquet``) or saved with ``datasets``' ``save_to_disk`` (arrow
+files).
 
 Facts per dataset (repository ids, prompts, judge kinds, the accent-answer prefix) are
 those of AudioLLMs/AudioBench at commit e991641, ``src/dataset.py`` and
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
 
 log = logging.getLogger("lm_eval.audio.audiobench")
@@ -99,12 +103,14 @@ DEFAULT_PROMPT_SEED = 0
 
 def download_help(dataset: Dataset, root: Path | None = None) -> str:
     if root is not None:
-        return (f"Download it with `huggingface-cli download AudioLLMs/{dataset.repo} --repo-type dataset "
-                f"--local-dir {root / dataset.repo}`. docs/AUDIOBENCH.md lists the 26 repositories.")
+        return (f"Download it with `hf download AudioLLMs/{dataset.repo} --repo-type dataset "
+                f"--local-dir {root / dataset.repo}`, or unset AUDIOBENCH_DATA_DIR to let the task fetch it. "
+                "docs/AUDIOBENCH.md lists the 26 repositories.")
     return (
-        f"Download it with `huggingface-cli download AudioLLMs/{dataset.repo} --repo-type dataset "
-        f"--local-dir /data/audiobench/{dataset.repo}`, then `export AUDIOBENCH_DATA_DIR=/data/audiobench` or pass "
-        "--metadata '{\"audiobench_data_dir\": \"/data/audiobench\"}'. docs/AUDIOBENCH.md lists the 26 repositories."
+        "Unset AUDIOBENCH_DATA_DIR to let each task fetch its dataset from the Hub, or download it with "
+        f"`hf download AudioLLMs/{dataset.repo} --repo-type dataset --local-dir /data/audiobench/{dataset.repo}` and "
+        "set AUDIOBENCH_DATA_DIR=/data/audiobench (or --metadata '{\"audiobench_data_dir\": \"/data/audiobench\"}'). "
+        "docs/AUDIOBENCH.md lists the 26 repositories."
     )
 
 
@@ -165,14 +171,16 @@ def chunk_seconds(metadata: dict) -> float:
 # --- the snapshot ----------------------------------------------------------------------
 
 
+def local_root(metadata: dict) -> str | None:
+    return metadata.get("audiobench_data_dir") or os.environ.get("AUDIOBENCH_DATA_DIR") or None
+
+
 def data_root(metadata: dict, dataset: Dataset | None = None) -> Path:
-    """The snapshot folder; without ``dataset`` (a group of several), the error names no one dataset."""
-    raw = metadata.get("audiobench_data_dir") or os.environ.get("AUDIOBENCH_DATA_DIR")
+    """The local snapshot folder; without ``dataset`` (a group of several), the error names no one dataset."""
+    raw = local_root(metadata)
     example = dataset or DATASETS["librispeech_test_clean"]
     if not raw:
-        needs = (f"audiobench_{dataset.name} needs the dataset AudioLLMs/{dataset.repo}" if dataset
-                 else "AudioBench tasks need their datasets")
-        raise AudioBenchDataError(f"{needs}, and no location is set. " + download_help(example))
+        raise AudioBenchDataError("no local AudioBench folder is set. " + download_help(example))
     root = Path(raw).expanduser()
     if not root.is_dir():
         raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(example, root))
@@ -189,6 +197,23 @@ def dataset_folder(root: Path, dataset: Dataset, notes: DataNotes) -> Path:
         f"audiobench_{dataset.name}: no folder {root / dataset.repo}{also} for AudioLLMs/{dataset.repo}. "
         + download_help(dataset, root)
     )
+
+
+def dataset_source(metadata: dict, dataset: Dataset, notes: DataNotes | None = None) -> DataSource:
+    """The dataset's folder in the local snapshot (which wins), else its repository's test shards fetched from
+    the Hub."""
+    if local_root(metadata):
+        folder = dataset_folder(data_root(metadata, dataset), dataset, notes or DataNotes())
+        return DataSource(folder, None, tuple(n for n in ("README.md", "dataset_info.json") if (folder / n).is_file()))
+    repo = f"AudioLLMs/{dataset.repo}"
+    snapshot = open_snapshot(repo, revision_for(repo, metadata), "AudioBench",
+                             f"lm-eval-audio download --tasks audiobench_{dataset.name}")
+    shards = snapshot.matching("data/test-*.parquet", "data/test/*.parquet", "test-*.parquet")
+    if not shards:
+        raise AudioBenchDataError(f"audiobench_{dataset.name}: {snapshot.label} lists no test shards "
+                                  "(data/test-*.parquet): pin a revision that has them (revision=)")
+    snapshot.fetch(shards, f"audiobench_{dataset.name}")
+    return DataSource(snapshot.root, snapshot)
 
 
 def table_files(folder: Path, dataset: Dataset) -> list[Path]:
@@ -326,7 +351,8 @@ def chunk_plan(seconds: float | None, chunk: float) -> list[tuple[float, float]]
 
 
 def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
-    """The documents of ``audiobench_<name>`` from the local snapshot; what cannot be used, on ``notes``."""
+    """The documents of ``audiobench_<name>`` from the local snapshot or the Hub; what cannot be used, on
+    ``notes``."""
     if name not in DATASETS:
         raise AudioBenchDataError(f"unknown AudioBench dataset {name!r}; known: {', '.join(DATASETS)}")
     dataset = DATASETS[name]
@@ -334,7 +360,9 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
     mode = prompt_mode(metadata)
     seed = _number(metadata, "prompt_seed", DEFAULT_PROMPT_SEED, int)
     window = chunk_seconds(metadata)
-    folder = dataset_folder(data_root(metadata, dataset), dataset, notes)
+    source = dataset_source(metadata, dataset, notes)
+    notes.note("sources", f"AudioBench AudioLLMs/{dataset.repo}", source.record())
+    folder = source.root
     files = table_files(folder, dataset)
 
     docs, invalid, missing_audio, chunked = [], [], 0, 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.choice_layout import Layout
+from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout
 
 LAYOUT = Layout(
     "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", ("MMAR-meta.jsonl", "MMAR-meta.json"), "audio_path",
@@ -23,4 +23,6 @@ LAYOUT = Layout(
     "github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
     "mmar_sample",
     str(Path(__file__).resolve().parent),
+    # HF BoJack/MMAR: MMAR-meta.json beside mmar-audio.tar.gz (about 3 GB), whose audio/ the items' ./audio/<id>.wav name
+    hub=HubLayout("BoJack/MMAR", "mmar-audio.tar.gz", "audio"),
 )

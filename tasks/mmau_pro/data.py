@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from lm_eval_audio.benchmarks import choice_layout
-from lm_eval_audio.benchmarks.choice_layout import Layout, LayoutDataError, LeftOut, TaskDataAbsent
+from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout, LayoutDataError, LeftOut, TaskDataAbsent
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -41,6 +41,8 @@ LAYOUT = Layout(
     "the parquet (data/<name>.wav).",
     "mmau_pro_sample",
     str(Path(__file__).resolve().parent),
+    # HF gamma-lab-umd/MMAU-Pro: test.parquet beside data.zip (about 47.5 GB), which unzips to data/<name>.wav
+    hub=HubLayout("gamma-lab-umd/MMAU-Pro", "data.zip", "data"),
 )
 META_FILE = LAYOUT.meta_files[0]
 OPEN_PROMPT_CLOSING = "Provide a detailed answer:"  # arXiv 2604.24401, scripts/mmau_pro/utils.py
@@ -51,8 +53,8 @@ def sample_root() -> Path:
     return choice_layout.sample_root(LAYOUT)
 
 
-def data_root(metadata: dict) -> Path:
-    return choice_layout.data_root(LAYOUT, metadata)
+def data_source(metadata: dict):
+    return choice_layout.data_source(LAYOUT, metadata)
 
 
 def check_snapshot(metadata: dict) -> None:

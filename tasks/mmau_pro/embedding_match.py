@@ -48,7 +48,7 @@ def _load(name: str, device: str | None, local_files_only: bool):
         return EmbedderUnavailable(
             f"MMAU-Pro's official closed-question score needs the embedding model {name} and it cannot be loaded "
             f"here ({why}); download it into the Hugging Face cache on a machine with a GPU "
-            "(`huggingface-cli download nvidia/NV-Embed-v2`), or name another local copy with "
+            "(`hf download nvidia/NV-Embed-v2`), or name another local copy with "
             "--metadata '{\"mmau_pro_embedder\": \"/path\"}'"
         )
 

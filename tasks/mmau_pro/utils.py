@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.judges.choice_scoring import glitters_acc, glitters_judge_failures  # noqa: F401
 from lm_eval_audio.tasks.mmau_pro import data
@@ -26,7 +27,9 @@ from lm_eval_audio.tasks.mmau_pro.scoring import (  # noqa: F401  (named by the 
 
 @loader
 def load(categories=None, sample=False, *, notes, **metadata):
-    root = data.sample_root() if sample else data.data_root(metadata)
+    source = DataSource(data.sample_root(), None, (data.META_FILE,)) if sample else data.data_source(metadata)
+    notes.note("sources", "MMAU-Pro" + (" sample" if sample else ""), source.record())
+    root = source.root
     categories = list(categories or data.CATEGORIES)
     label = "MMAU-Pro, category=" + "|".join(categories)
     return data.load_items(root, categories, label, data.clips_setting(metadata), notes=notes)
