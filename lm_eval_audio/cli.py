@@ -18,6 +18,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "diagnose": ("lm_eval_audio.analysis.diagnose:main",
                  "text prior and fragment reliance: one model under full, no-audio and fragment conditions"),
     "mix": ("lm_eval_audio.audio.mixing:main", "mix two clips at a set loudness difference and offset"),
+    "download": ("lm_eval_audio.harness.data_download:main",
+                 "fetch ahead the Hub data named tasks read (--dry_run: list files and sizes)"),
     "report": ("lm_eval_audio.analysis.report:main",
                "tables, bootstrap intervals, a paired test and plots from results files"),
 }

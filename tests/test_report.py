@@ -198,3 +198,21 @@ def test_errors_name_the_file(tmp_path):
     assert proc.returncode != 0 and "broken.json: not a JSON results file" in proc.stderr
     proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "missing")])
     assert proc.returncode != 0 and "missing: no such file or folder" in proc.stderr
+
+
+def test_the_report_says_where_each_runs_data_came_from(tmp_path):
+    folder = _airbench_run(tmp_path / "runA", "model-a")
+    results = folder / f"results_{DATE}.json"
+    data = json.loads(results.read_text())
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    data["lm_eval_audio_data"] = {"sources": {
+        "AIR-Bench": {"repo_id": "qyang1021/AIR-Bench-Dataset", "repo_type": "dataset", "revision": "main",
+                      "commit": commit},
+        "MMAR": {"local_folder": "/data/mmar", "metadata_files": ["MMAR-meta.json"], "metadata_sha256": "ab" * 32}}}
+    results.write_text(json.dumps(data))
+    proc = run_cli(["lm-eval-audio", "report", str(folder), "--output", str(tmp_path / "report")])
+    assert proc.returncode == 0, proc.stderr
+    assert f"| model-a | AIR-Bench | qyang1021/AIR-Bench-Dataset@{commit} (main) |" in proc.stdout
+    assert "| model-a | MMAR | /data/mmar (metadata sha256 abababababababab) |" in proc.stdout
+    report = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert report["data_sources"]["model-a"]["AIR-Bench"]["commit"] == commit

@@ -13,7 +13,9 @@ Every number comes from the per-document sample logs (``--log_samples``), so eac
   chooses it);
 * with two runs, a paired test on the documents both scored: the difference, its paired
   bootstrap interval and a sign-flip permutation p-value;
-* PNG plots: grouped bars per category (or per task) with the intervals, and a radar per model.
+* PNG plots: grouped bars per category (or per task) with the intervals, and a radar per model;
+* where each run's data came from (``lm_eval_audio_data.sources``): a Hub repository at its commit, or a local
+  folder and the digest of its metadata files.
 
 It reads files only: no model, no GPU, no network.
 """
@@ -172,9 +174,28 @@ def markdown(report: dict) -> str:
             else:
                 lines.append(f"| {task} | {r['metric']} | {r['n']} | {r['difference']:+.3f} | "
                              f"[{r['low']:+.3f}, {r['high']:+.3f}] | {r['p_value']:.4f} |")
+    if report.get("data_sources"):
+        lines += ["", "## Data", "", "| model | data | source |", "|---|---|---|"]
+        for model, sources in report["data_sources"].items():
+            for data, record in sources.items():
+                lines.append(f"| {model} | {data} | {data_source_text(record)} |")
     if report["notes"]:
         lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
     return "\n".join(lines).lstrip() + "\n"
+
+
+def data_source_text(record: dict) -> str:
+    """One source as a line: ``repo@commit (revision)``, or the local folder and its metadata digest."""
+    if "repo_id" in record:
+        return f"{record['repo_id']}@{record['commit']} ({record.get('revision', '')})"
+    return f"{record.get('local_folder')} (metadata sha256 {str(record.get('metadata_sha256', ''))[:16]})"
+
+
+def _data_sources(runs: list[Run]) -> dict:
+    found: dict = {}
+    for run in reversed(runs):  # the newest run's record wins
+        found.update((run.results.get("lm_eval_audio_data") or {}).get("sources") or {})
+    return dict(sorted(found.items()))
 
 
 def _safe(name: str) -> str:
@@ -261,6 +282,7 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
     report = {
         "models": [m.name for m in models],
         "sources": {m.name: [str(run.path) for run in runs] for m, runs in zip(models, model_runs)},
+        "data_sources": {m.name: _data_sources(runs) for m, runs in zip(models, model_runs)},
         **{b.key: b.report_module().tables({m.name: m.benchmarks[b.key] for m in models})
            for b in _reporting_benchmarks()},
         "tasks": task_table(models),

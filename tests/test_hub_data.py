@@ -1,0 +1,255 @@
+"""Tasks fetch their own data: the real ``huggingface_hub`` client against a local stand-in of the Hub's HTTP API
+(``lm_eval_audio.testing.hub_stand_in``), serving the bundled samples laid out as the official repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import pytest
+from conftest import BIN, REPO, results_json, run_cli
+
+from lm_eval_audio.benchmarks import hub_data
+from lm_eval_audio.testing.hub_stand_in import StandInHub
+
+AIRBENCH = "qyang1021/AIR-Bench-Dataset"
+SAMPLE = REPO / "tasks" / "airbench" / "sample_data"
+NO_JUDGE = {"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""}
+TOKEN = "hf_lm_eval_audio_test_TOKEN_never_printed"
+
+
+@pytest.fixture
+def hub(tmp_path, monkeypatch):
+    """The stand-in Hub with AIR-Bench's sample as its repository, and this process pointed at it, online."""
+    from huggingface_hub import constants
+
+    with StandInHub() as stand_in:
+        stand_in.add_folder(AIRBENCH, SAMPLE)
+        stand_in.cache = tmp_path / "hf_cache"
+        for name, value in (("HF_ENDPOINT", stand_in.url), ("HF_HUB_CACHE", str(stand_in.cache)),
+                            ("HF_HUB_OFFLINE", "0"), ("HF_HUB_DISABLE_XET", "1")):
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("AIRBENCH_DATA_DIR", raising=False)
+        monkeypatch.delenv("AUDIOBENCH_DATA_DIR", raising=False)
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        yield stand_in
+
+
+def _env(hub, **extra) -> dict:
+    return {**NO_JUDGE, "HF_ENDPOINT": hub.url, "HF_HUB_CACHE": str(hub.cache), "HF_HUB_OFFLINE": "0",
+            "HF_HUB_DISABLE_XET": "1", **extra}
+
+
+def _lm_eval(model, tasks: str, out: Path, *more) -> list[str]:
+    return ["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={model}", "--tasks", tasks,
+            "--batch_size", "8", "--gen_kwargs", "max_gen_toks=4", "--output_path", str(out), *more]
+
+
+def _fetched(hub, since: int = 0) -> tuple[int, int]:
+    """Files and bytes the stand-in sent since the ``since``-th log entry."""
+    served = [e for e in hub.log[since:] if e["method"] == "GET" and "/resolve/" in e["path"]]
+    return len(served), sum(e["sent"] for e in served)
+
+
+def _sample_size() -> tuple[int, int]:
+    files = [p for p in SAMPLE.rglob("*") if p.is_file() and p.name != "README.md"]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
+def test_airbench_foundation_runs_with_no_variable_and_a_second_run_fetches_nothing(hub, tiny_qwen2_audio, tmp_path):
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation", tmp_path / "out"), env_extra=_env(hub))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    commit = hub.repos[AIRBENCH].commit
+    # said before it was spent: the metadata, then the clips of the documents the run evaluates
+    assert "fetching 1 file(s), " in proc.stderr and f"of {AIRBENCH}@{commit[:12]} into {hub.cache}" in proc.stderr
+    files, size = _fetched(hub)
+    foundation = [p for p in (SAMPLE / "Foundation").rglob("*") if p.is_file()]
+    distinct = {p.read_bytes() for p in foundation}  # a file with the same bytes as another shares its blob
+    assert (files, size) == (len(distinct), sum(map(len, distinct)))  # nothing of Chat
+    snapshot = hub.cache / "datasets--qyang1021--AIR-Bench-Dataset" / "snapshots" / commit
+    assert all((snapshot / p.relative_to(SAMPLE)).read_bytes() == p.read_bytes() for p in foundation)
+    assert (snapshot / "Foundation" / "Foundation_meta.json").is_symlink()  # the standard cache layout
+    res = results_json(tmp_path / "out")
+    source = res["lm_eval_audio_data"]["sources"]["AIR-Bench"]
+    assert source == {"repo_id": AIRBENCH, "repo_type": "dataset", "revision": "default branch", "commit": commit,
+                      "endpoint": hub.url}
+    assert res["results"]["airbench_foundation_speaker_gender_recognition"]["audio_missing,none"] == 0
+
+    mark = len(hub.log)
+    again = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation", tmp_path / "again"), env_extra=_env(hub))
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert _fetched(hub, mark) == (0, 0) and "fetching" not in again.stderr
+    pinned = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation_speaker_gender_recognition", tmp_path / "pin",
+                              "--metadata", json.dumps({"revision": commit})), env_extra=_env(hub))
+    assert pinned.returncode == 0, pinned.stderr[-3000:]
+    assert results_json(tmp_path / "pin")["lm_eval_audio_data"]["sources"]["AIR-Bench"]["revision"] == commit
+
+
+def test_limit_fetches_only_the_clips_of_the_first_items(hub, tiny_qwen2_audio, tmp_path):
+    task = "airbench_foundation_speaker_gender_recognition"
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, task, tmp_path / "out", "--limit", "1"), env_extra=_env(hub))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    paths = [e["path"].split("/resolve/")[1].split("/", 1)[1] for e in hub.log
+             if e["method"] == "GET" and "/resolve/" in e["path"]]
+    assert paths[0] == "Foundation/Foundation_meta.json" and len(paths) == 2
+    assert paths[1].startswith("Foundation/Speaker_Gender_Recognition_")
+    assert "Chat/Chat_meta.json" not in paths
+
+
+def test_offline_runs_from_the_cache_and_fails_in_one_line_without_it(hub, tiny_qwen2_audio, tmp_path):
+    task = "airbench_foundation_speaker_gender_recognition"
+    offline = _env(hub, HF_HUB_OFFLINE="1")
+    missing = run_cli(_lm_eval(tiny_qwen2_audio, task, tmp_path / "none"), env_extra=offline, in_process=False)
+    assert missing.returncode == 2
+    line = missing.stderr.strip().splitlines()[0]
+    assert line.startswith("lm_eval: error: AIR-Bench: HF_HUB_OFFLINE is set and qyang1021/AIR-Bench-Dataset is not in")
+    assert "lm-eval-audio download --tasks airbench" in line
+    assert hub.log == []  # offline: nothing asked of the Hub
+
+    fetched = run_cli(["lm-eval-audio", "download", "--tasks", task], env_extra=_env(hub))
+    assert fetched.returncode == 0, fetched.stderr[-3000:]
+    mark = len(hub.log)
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, task, tmp_path / "out"), env_extra=offline, in_process=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert len(hub.log) == mark
+    assert results_json(tmp_path / "out")["lm_eval_audio_data"]["sources"]["AIR-Bench"]["commit"] == \
+        hub.repos[AIRBENCH].commit
+
+
+def test_a_gated_repository_stops_in_one_line_and_the_token_stays_secret(hub, tiny_qwen2_audio, tmp_path):
+    hub.refused.add(AIRBENCH)
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation", tmp_path / "out"),
+                   env_extra=_env(hub, HF_TOKEN=TOKEN), in_process=False)
+    assert proc.returncode == 2
+    line = proc.stderr.strip().splitlines()[0]
+    assert "the Hub refused qyang1021/AIR-Bench-Dataset (HTTP 401)" in line and "set HF_TOKEN" in line
+    assert "Accept its terms" in line
+    assert TOKEN not in proc.stderr + proc.stdout
+    assert not (tmp_path / "out").exists()
+
+
+CHUNK = 8192  # the client's read size, from its 10 MiB: so that a clip of the sample is "large"
+
+
+def test_a_cut_transfer_resumes_and_a_killed_one_resumes_where_it_stopped(hub, tmp_path, monkeypatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "DOWNLOAD_CHUNK_SIZE", CHUNK)
+    snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
+    clip = next(f for f in snapshot.files.values() if f.path.endswith(".wav") and f.size > 20000)
+    # cut mid-file: huggingface_hub's own retry asks for the rest, from the last whole chunk it wrote
+    hub.cut_after[clip.path] = 3 * CHUNK + 100
+    snapshot.fetch([clip], "test")
+    gets = [e for e in hub.downloads() if e["path"].endswith(clip.path)]
+    assert [e["range"] for e in gets] == [None, f"bytes={3 * CHUNK}-"]
+    assert gets[1]["sent"] == clip.size - 3 * CHUNK
+    assert (snapshot.root / clip.path).read_bytes() == (SAMPLE / clip.path).read_bytes()
+
+    # killed mid-file: the next run asks for the rest only
+    other = next(f for f in snapshot.files.values() if f.path.endswith(".wav") and f.size > 20000 and f != clip)
+    hub.stall_after[other.path] = 2 * CHUNK + 100
+    script = ("import sys; from huggingface_hub import constants; constants.DOWNLOAD_CHUNK_SIZE = 8192; "
+              "from lm_eval_audio.benchmarks import hub_data as h; s = h.open_snapshot(sys.argv[1], None, "
+              "'AIR-Bench', 'x'); s.fetch([s.files[sys.argv[2]]], 'test')")
+    env = {**os.environ, **_env(hub)}
+    proc = subprocess.Popen([sys.executable, "-c", script, AIRBENCH, other.path], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not [e for e in hub.downloads() if e["path"].endswith(other.path) and e["sent"]] and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert not (snapshot.root / other.path).exists()
+    del hub.stall_after[other.path]
+    snapshot.fetch([other], "test")
+    gets = [e for e in hub.downloads() if e["path"].endswith(other.path)]
+    assert gets[-1]["range"] == f"bytes={2 * CHUNK}-" and gets[-1]["sent"] == other.size - 2 * CHUNK
+    assert (snapshot.root / other.path).read_bytes() == (SAMPLE / other.path).read_bytes()
+
+
+def test_a_truncated_or_corrupted_cached_file_is_fetched_again(hub):
+    snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
+    meta = snapshot.files["Foundation/Foundation_meta.json"]
+    clip = next(f for f in snapshot.files.values() if f.path.endswith(".wav"))
+    snapshot.fetch([meta, clip], "test")
+    assert _fetched(hub)[0] == 2
+    local_clip = snapshot.root / clip.path
+    with open(local_clip.resolve(), "r+b") as f:  # same size, other bytes
+        f.seek(100)
+        f.write(b"\xff" * 16)
+    local_meta = snapshot.root / meta.path
+    with open(local_meta.resolve(), "r+b") as f:  # truncated
+        f.truncate(meta.size // 2)
+    mark = len(hub.log)
+    snapshot.fetch([meta, clip], "test")
+    assert _fetched(hub, mark) == (2, meta.size + clip.size)
+    assert local_clip.read_bytes() == (SAMPLE / clip.path).read_bytes()
+    assert local_meta.read_bytes() == (SAMPLE / meta.path).read_bytes()
+
+
+def test_download_dry_run_lists_files_and_sizes_and_fetches_only_metadata(hub):
+    proc = run_cli(["lm-eval-audio", "download", "--tasks", "airbench_chat", "--dry_run"], env_extra=_env(hub))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    chat = [p for p in (SAMPLE / "Chat").rglob("*.wav")]
+    assert f"total: {len(chat)} file(s)" in proc.stdout
+    for clip in chat[:3]:
+        assert f"  {clip.relative_to(SAMPLE).as_posix()}\t{clip.stat().st_size}" in proc.stdout
+    served = [e["path"] for e in hub.downloads()]
+    assert len(served) == 1 and served[0].endswith("Chat/Chat_meta.json")
+
+
+def test_a_download_that_would_not_fit_stops_before_it_starts(hub, monkeypatch):
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 1000, 1000))
+    snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
+    with pytest.raises(hub_data.HubDataError, match=r"would not fit in .*hf_cache \(1\.0 KB free\)"):
+        snapshot.fetch([snapshot.files["Foundation/Foundation_meta.json"]], "test")
+    assert hub.downloads() == []
+
+
+def test_audiobench_dataset_runs_from_the_hub_and_mmar_unpacks_its_archive_once(hub, tiny_qwen2_audio, tmp_path):
+    from conftest import write_audiobench
+    from test_audiobench_data import _rows
+
+    repo_folder = tmp_path / "repo"
+    write_audiobench(repo_folder, "librispeech_test_clean", _rows(3))
+    hub.add_folder("AudioLLMs/librispeech_test_clean", repo_folder / "librispeech_test_clean")
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, "audiobench_librispeech_test_clean", tmp_path / "out"), env_extra=_env(hub))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = results_json(tmp_path / "out")
+    assert res["n-samples"]["audiobench_librispeech_test_clean"]["effective"] == 3
+    assert res["lm_eval_audio_data"]["sources"]["AudioBench AudioLLMs/librispeech_test_clean"]["commit"] == \
+        hub.repos["AudioLLMs/librispeech_test_clean"].commit
+
+    # MMAR: MMAR-meta.json beside mmar-audio.tar.gz, as BoJack/MMAR publishes them
+    mmar = REPO / "tasks" / "mmar" / "sample_data"
+    published = tmp_path / "mmar_repo"
+    published.mkdir()
+    (published / "MMAR-meta.json").write_bytes((mmar / "MMAR-meta.json").read_bytes())
+    with tarfile.open(published / "mmar-audio.tar.gz", "w:gz") as tar:
+        tar.add(mmar / "audio", arcname="audio")
+    hub.add_folder("BoJack/MMAR", published)
+    for run in ("first", "second"):
+        proc = run_cli(_lm_eval(tiny_qwen2_audio, "mmar_sound", tmp_path / run), env_extra=_env(hub))
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert ("unpacking mmar-audio.tar.gz" in proc.stderr) == (run == "first")
+    assert results_json(tmp_path / "second")["lm_eval_audio_data"]["sources"]["MMAR"]["repo_id"] == "BoJack/MMAR"
+
+
+def test_mmau_is_not_on_the_hub_and_says_where_to_get_it(hub, tmp_path, monkeypatch):
+    monkeypatch.delenv("MMAU_DATA_DIR", raising=False)
+    proc = run_cli(["lm-eval-audio", "download", "--tasks", "mmau_test_mini"], env_extra=_env(hub))
+    assert proc.returncode == 2
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "MMAU test-mini is not on the Hugging Face Hub in the layout its official evaluation reads" in line
+    assert "github.com/Sakshi113/MMAU" in line and "MMAU_DATA_DIR" in line
