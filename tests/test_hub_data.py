@@ -86,7 +86,7 @@ def test_airbench_foundation_runs_with_no_variable_and_a_second_run_fetches_noth
     assert again.returncode == 0, again.stderr[-3000:]
     assert _fetched(hub, mark) == (0, 0) and "fetching" not in again.stderr
     pinned = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation_speaker_gender_recognition", tmp_path / "pin",
-                              "--metadata", json.dumps({"revision": commit})), env_extra=_env(hub))
+                              "--metadata", json.dumps({"data_revision": commit})), env_extra=_env(hub))
     assert pinned.returncode == 0, pinned.stderr[-3000:]
     assert results_json(tmp_path / "pin")["lm_eval_audio_data"]["sources"]["AIR-Bench"]["revision"] == commit
 
@@ -174,6 +174,19 @@ def test_a_cut_transfer_resumes_and_a_killed_one_resumes_where_it_stopped(hub, t
     assert (snapshot.root / other.path).read_bytes() == (SAMPLE / other.path).read_bytes()
 
 
+def test_the_token_goes_to_the_hub_and_not_to_the_cdn_it_redirects_to(hub, monkeypatch):
+    monkeypatch.setenv("HF_TOKEN", TOKEN)
+    hub.cdn = True
+    snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
+    clip = next(f for f in snapshot.files.values() if f.path.endswith(".wav"))
+    snapshot.fetch([clip], "test")
+    resolve = [e for e in hub.log if "/resolve/" in e["path"]]
+    cdn = [e for e in hub.log if e["path"].startswith("/cdn/")]
+    assert [(e["method"], e["status"], e["auth"]) for e in resolve] == [("HEAD", 302, True)]
+    assert [(e["method"], e["status"], e["auth"]) for e in cdn] == [("GET", 200, False)]
+    assert (snapshot.root / clip.path).read_bytes() == (SAMPLE / clip.path).read_bytes()
+
+
 def test_a_truncated_or_corrupted_cached_file_is_fetched_again(hub):
     snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
     meta = snapshot.files["Foundation/Foundation_meta.json"]
@@ -253,3 +266,18 @@ def test_mmau_is_not_on_the_hub_and_says_where_to_get_it(hub, tmp_path, monkeypa
     line = proc.stderr.strip().splitlines()[-1]
     assert "MMAU test-mini is not on the Hugging Face Hub in the layout its official evaluation reads" in line
     assert "github.com/Sakshi113/MMAU" in line and "MMAU_DATA_DIR" in line
+
+
+def test_offline_reads_a_snapshot_another_tool_fetched(hub, monkeypatch):
+    """A cache filled by huggingface_hub itself (as `hf download` fills it) serves an offline run: its blobs,
+    named by sha256 or git blob id, are the listing the files are checked against."""
+    from huggingface_hub import constants, hf_hub_download
+
+    meta = "Foundation/Foundation_meta.json"
+    hf_hub_download(AIRBENCH, meta, repo_type="dataset", cache_dir=hub.cache, endpoint=hub.url)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    mark = len(hub.log)
+    snapshot = hub_data.open_snapshot(AIRBENCH, None, "AIR-Bench", "x")
+    assert snapshot.commit == hub.repos[AIRBENCH].commit and set(snapshot.files) == {meta}
+    assert snapshot.fetch([snapshot.files[meta]], "test").files == ()
+    assert len(hub.log) == mark

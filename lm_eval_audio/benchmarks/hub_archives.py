@@ -11,34 +11,37 @@ from lm_eval_audio.benchmarks.hub_files import HubDataError, size_text
 
 
 def _safe(name: str) -> bool:
-    parts = PurePosixPath(name).parts
-    return bool(parts) and not name.startswith(("/", "\\")) and ".." not in parts
+    return not name.startswith(("/", "\\")) and ".." not in PurePosixPath(name).parts
 
 
-def unpack(archive: Path, folder: Path, expect: str, free_needed: int) -> None:
+def _check_room(archive: Path, folder: Path, bad: list[str], size: int) -> None:
+    if bad:
+        raise HubDataError(f"{archive.name}: refusing entries that leave the folder: {bad[:3]}")
+    free = shutil.disk_usage(folder.parent).free
+    if size > free:
+        raise HubDataError(f"unpacking {archive.name} needs {size_text(size)} in {folder.parent} ({size_text(free)} "
+                           "free): free space there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
+
+
+def unpack(archive: Path, folder: Path, expect: str) -> None:
     """Unpack ``archive`` (.tar.gz, .tar or .zip) so that ``folder/expect`` holds its files, whether the archive
     has that folder at its top, one level down, or no folder at all. Written beside, then moved in place: a
     killed unpack is redone, never half-read."""
     folder.parent.mkdir(parents=True, exist_ok=True)
-    free = shutil.disk_usage(folder.parent).free
-    if free_needed > free:
-        raise HubDataError(f"unpacking {archive.name} needs about {size_text(free_needed)} in {folder.parent} "
-                           f"({size_text(free)} free): free space there, or set HF_HUB_CACHE to a larger disk")
     tmp = folder.with_name(folder.name + ".partial")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     name = archive.name
     if name.endswith((".tar.gz", ".tgz", ".tar")):
         with tarfile.open(archive) as tar:
-            bad = [m.name for m in tar.getmembers() if not _safe(m.name)]
-            if bad:
-                raise HubDataError(f"{name}: refusing entries that leave the folder: {bad[:3]}")
+            members = tar.getmembers()
+            _check_room(archive, folder, [m.name for m in members if not _safe(m.name)], sum(m.size for m in members))
             tar.extractall(tmp, filter="data")
     elif name.endswith(".zip"):
         with zipfile.ZipFile(archive) as zf:
-            bad = [n for n in zf.namelist() if not _safe(n)]
-            if bad:
-                raise HubDataError(f"{name}: refusing entries that leave the folder: {bad[:3]}")
+            infos = zf.infolist()
+            _check_room(archive, folder, [i.filename for i in infos if not _safe(i.filename)],
+                        sum(i.file_size for i in infos))
             zf.extractall(tmp)
     else:
         raise HubDataError(f"{name}: not an archive this plugin unpacks (.tar.gz, .tar, .zip)")

@@ -33,6 +33,7 @@ from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError an
     download,
     remove_cached,
     size_text,
+    write_atomically,
 )
 from lm_eval_audio.storage.data_paths import audio_file_problem
 
@@ -73,11 +74,13 @@ def offline() -> bool:
 
 
 def revision_for(repo_id: str, metadata: dict) -> str | None:
-    """The revision a run pins for ``repo_id``: ``revisions: {repo: rev}``, else ``revision``."""
-    revisions = metadata.get("revisions")
+    """The revision a run pins for ``repo_id``: ``data_revisions: {repo: rev}``, else ``data_revision``. Not
+    ``revision``: lm-eval merges ``--model_args`` into every task's metadata, and a model's ``revision=`` would
+    pin the dataset to the model's commit."""
+    revisions = metadata.get("data_revisions")
     if isinstance(revisions, dict) and revisions.get(repo_id):
         return str(revisions[repo_id])
-    return str(metadata["revision"]) if metadata.get("revision") else None
+    return str(metadata["data_revision"]) if metadata.get("data_revision") else None
 
 
 def say(message: str) -> None:
@@ -219,24 +222,38 @@ class Snapshot:
 
     def unpacked(self, archive: str, beside: list[str], expect: str, what: str) -> Path:
         """A folder in the official layout: ``archive`` unpacked once (its ``expect`` folder at the top), with the
-        ``beside`` files linked into it."""
+        ``beside`` files linked into it. One process unpacks while the others of a run wait (a lock)."""
+        from huggingface_hub.utils import WeakFileLock
+
         from lm_eval_audio.benchmarks.hub_archives import unpack
 
         remote = self.files.get(archive)
         if remote is None:
-            raise HubDataError(f"{what}: {self.label} lists no {archive}: pin a revision that has it (revision=)")
+            raise HubDataError(f"{what}: {self.label} lists no {archive}: pin a revision that has it (data_revision=)")
         folder, done = self.work / "unpacked", self.work / f"unpacked-{remote.etag}.complete"
+        self.work.mkdir(parents=True, exist_ok=True)
         wanted = [self.files[b] for b in beside if b in self.files]
-        self.fetch(wanted + ([] if done.is_file() else [remote]), what)
-        if not done.is_file():
-            say(f"{what}: unpacking {archive} ({size_text(remote.size)}) into {folder}")
-            unpack(self.root / archive, folder, expect, free_needed=remote.size)
-            done.write_text(archive)
-        for name in beside:
-            link = folder / name
-            if name in self.files and not link.exists():
-                link.parent.mkdir(parents=True, exist_ok=True)
-                link.symlink_to(self.root / name)
+        with WeakFileLock(self.work / "unpack.lock"):
+            unpacked = done.is_file() and (folder / expect).is_dir()
+            if not unpacked and not (self.root / archive).is_file():
+                # the archive and what it unpacks to, both on this disk for a while
+                free = shutil.disk_usage(self.work).free
+                if 2 * remote.size > free:
+                    raise HubDataError(
+                        f"{what}: {archive} ({size_text(remote.size)}) and its unpacked files need about "
+                        f"{size_text(2 * remote.size)} in {self.work.parent.parent} ({size_text(free)} free): free "
+                        "space there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
+            self.fetch(wanted + ([] if unpacked else [remote]), what)
+            if not unpacked:
+                say(f"{what}: unpacking {archive} ({size_text(remote.size)}) into {folder}")
+                unpack(self.root / archive, folder, expect)
+                done.write_text(archive)
+            for name in beside:
+                link = folder / name
+                if name in self.files and not link.exists():
+                    link.unlink(missing_ok=True)  # a link left dangling by a cache that moved
+                    link.parent.mkdir(parents=True, exist_ok=True)
+                    link.symlink_to(os.path.relpath(self.root / name, link.parent))
         return folder
 
 
@@ -255,13 +272,15 @@ def hub_error(e: Exception, snapshot_or_repo, path: str | None = None) -> HubDat
             f"the Hub refused {where} (HTTP {status or 401}): the dataset is gated or private. Accept its terms at "
             f"{hub}/datasets/{repo} with your account, then set HF_TOKEN to a token of that account")
     if isinstance(e, errors.RevisionNotFoundError):
-        return HubDataError(f"{repo} has no such revision: pass a branch, tag or commit it has (revision= in --metadata)")
+        return HubDataError(f"{repo} has no such revision: pass a branch, tag or commit it has (data_revision, or "
+                            "data_revisions: {repo: revision}, in --metadata)")
     if isinstance(e, errors.RepositoryNotFoundError) or status == 404:
         return HubDataError(f"{where} is not on the Hub at {hub}: check HF_ENDPOINT, or set the benchmark's local "
                             "data folder")
     if isinstance(e, (errors.OfflineModeIsEnabled, errors.LocalEntryNotFoundError)):
         return HubDataError(f"{where}: HF_HUB_OFFLINE is set and it is not in the cache")
-    return HubDataError(f"{where}: fetching from {hub} failed ({type(e).__name__}: {e}); run again to resume, or "
+    text = " ".join(str(e).split())  # one line, whatever the client's message holds
+    return HubDataError(f"{where}: fetching from {hub} failed ({type(e).__name__}: {text}); run again to resume, or "
                         "fetch ahead with `lm-eval-audio download --tasks ...`")
 
 
@@ -282,12 +301,16 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
     if offline():
         commit = revision if revision and _COMMIT.match(revision) else (ref.read_text().strip() if ref.is_file() else "")
         listing = cache / WORK_FOLDER / repo_folder / commit / "listing.json"
-        if not commit or not listing.is_file():
+        snapshot_folder = cache / repo_folder / "snapshots" / commit
+        if commit and listing.is_file():
+            files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+        elif commit and snapshot_folder.is_dir():  # fetched by another tool (hf download): its files are the listing
+            files = _listing_of_cached(snapshot_folder)
+        else:
             raise HubDataError(
                 f"{benchmark}: HF_HUB_OFFLINE is set and {repo_id}" + (f"@{revision}" if revision else "")
                 + f" is not in the Hugging Face cache at {cache}: fetch it where there is internet with `{fetch_hint}` "
                 "(into the same HF_HOME or HF_HUB_CACHE)")
-        files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
     else:
         from huggingface_hub import HfApi
 
@@ -300,16 +323,31 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
             raise HubDataError(f"{benchmark}: {repo_id} lists {len(info.siblings)} files, the most the Hub's API "
                                "returns, so some may be missing from the listing: download it with `hf download` "
                                "and set the benchmark's local data folder")
-        files = {s.rfilename: RemoteFile(s.rfilename, int(s.size or 0), s.lfs.sha256 if s.lfs else None, s.blob_id)
+        unsized = [s.rfilename for s in info.siblings or () if s.size is None]
+        if unsized:  # without sizes nothing can be checked, and a clip would look empty
+            raise HubDataError(f"{benchmark}: {endpoint() or 'the Hub'} lists {repo_id} without file sizes "
+                               f"({unsized[0]}, ...): use the Hub itself or a mirror that gives them")
+        files = {s.rfilename: RemoteFile(s.rfilename, int(s.size), s.lfs.sha256 if s.lfs else None, s.blob_id)
                  for s in info.siblings or ()}
         listing = cache / WORK_FOLDER / repo_folder / commit / "listing.json"
-        listing.parent.mkdir(parents=True, exist_ok=True)
-        listing.write_text(json.dumps([f.__dict__ for f in files.values()]))
+        write_atomically(listing, json.dumps([f.__dict__ for f in files.values()]))
         if revision != commit:  # as hf_hub_download records a branch's commit, for offline runs
             ref.parent.mkdir(parents=True, exist_ok=True)
             ref.write_text(commit)
     snapshot = _OPENED[key] = Snapshot(repo_id, revision, commit, files, cache, benchmark, fetch_hint)
     return snapshot
+
+
+def _listing_of_cached(snapshot_folder: Path) -> dict[str, RemoteFile]:
+    """A listing read off a snapshot another tool fetched: each file's blob is named by its sha256 (64 hex digits,
+    LFS) or its git blob id (40), as ``hf_hub_download`` names them, so the files can still be checked."""
+    files = {}
+    for path in sorted(snapshot_folder.rglob("*")):
+        if path.is_file():
+            rel, etag = path.relative_to(snapshot_folder).as_posix(), path.resolve().name
+            files[rel] = RemoteFile(rel, path.stat().st_size, etag if len(etag) == 64 else None,
+                                    etag if len(etag) == 40 else None)
+    return files
 
 
 def snapshot_of(path: str | Path) -> tuple[Snapshot, RemoteFile] | None:

@@ -5,9 +5,10 @@ The file goes where ``hf_hub_download`` puts it (``<cache>/datasets--<owner>--<n
 ``huggingface_hub``'s own ``http_get`` (its client, token, retries, progress bar), written to a partial file
 whose name does not change between runs: a transfer cut or killed half-way resumes where it stopped (with a
 ``Range`` request) the next time, which ``hf_hub_download`` 2.x does not do (its partial files are unique to one
-call and deleted). A file Xet stores is fetched by ``hf_hub_download`` itself, whose Xet client keeps the
-chunks it has and so resumes too. Every file is checked against the repository's listing (its size, and its
-sha256 or git blob id) before it is used; the check is remembered per file (size and modification time) so a
+call and deleted). Files the Hub stores with Xet come the same way (the Hub serves them over plain HTTP too), so
+every download resumes alike; hf_xet's faster transfer is not used. Only the Hub gets the token: a redirect to
+a CDN or a bucket is followed without it. Every file is checked against the repository's listing (its size,
+and its sha256 or git blob id) before it is used; the check is remembered per file (size, times, inode) so a
 later run re-hashes only files that changed.
 """
 
@@ -74,7 +75,7 @@ class CheckedFiles:
 
     def _stamp(self, local: Path) -> list:
         stat = local.stat()
-        return [stat.st_size, stat.st_mtime_ns]
+        return [stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino]
 
     def is_good(self, local: Path, remote: RemoteFile) -> bool:
         """The cached file is there and is the listed one (hashed unless it was checked and has not changed)."""
@@ -93,10 +94,17 @@ class CheckedFiles:
         self.entries.pop(remote.path, None)
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.entries))
-        os.replace(tmp, self.path)
+        write_atomically(self.path, json.dumps(self.entries))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write beside, then rename: another process reads the old file or the new one, never half of one."""
+    import uuid
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def remove_cached(local: Path) -> None:
@@ -130,42 +138,48 @@ def _silent_bar(tqdm):
     return SilentBar
 
 
+def _same_host(a: str, b: str) -> bool:
+    from urllib.parse import urlparse
+
+    return urlparse(a).netloc == urlparse(b).netloc
+
+
 def download(repo_id: str, commit: str, remote: RemoteFile, repo_cache: Path, endpoint: str | None,
              progress: bool) -> None:
-    """Fetch one file into the cache at ``snapshots/<commit>/<path>``, resuming a partial one, then check it."""
-    from huggingface_hub import constants, get_hf_file_metadata, hf_hub_download, hf_hub_url
+    """Fetch one file into the cache at ``snapshots/<commit>/<path>``, resuming a partial one, then check it.
+
+    One process at a time per blob (a lock beside huggingface_hub's own, in ``<repo>/.locks``): ranks of one run
+    and runs that share a cache wait for each other instead of writing one partial file together."""
+    from huggingface_hub import get_hf_file_metadata, hf_hub_url
     from huggingface_hub.file_download import http_get
-    from huggingface_hub.utils import build_hf_headers, tqdm
+    from huggingface_hub.utils import WeakFileLock, build_hf_headers, tqdm
 
     snapshot_path = repo_cache / "snapshots" / commit / remote.path
-    known = repo_cache / "blobs" / remote.etag
-    if remote.etag and known.is_file() and content_matches(known, remote):  # the same bytes under another path
-        _link(snapshot_path, known)
-        return
-    url = hf_hub_url(repo_id, remote.path, repo_type="dataset", revision=commit, endpoint=endpoint)
-    metadata = get_hf_file_metadata(url, endpoint=endpoint)
-    if metadata.xet_file_data is not None and not constants.HF_HUB_DISABLE_XET:
-        hf_hub_download(repo_id, remote.path, repo_type="dataset", revision=commit, endpoint=endpoint,
-                        cache_dir=repo_cache.parent, force_download=True)
-    else:
-        etag = metadata.etag or remote.etag
-        blob = repo_cache / "blobs" / etag
-        partial = blob.with_name(etag + ".lm_eval_audio.partial")
+    blob = repo_cache / "blobs" / remote.etag
+    lock = repo_cache / ".locks" / f"{remote.etag}.lm_eval_audio.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with WeakFileLock(lock):
+        if blob.is_file() and content_matches(blob, remote):  # fetched meanwhile, or the same bytes as another path
+            _link(snapshot_path, blob)
+            return
+        url = hf_hub_url(repo_id, remote.path, repo_type="dataset", revision=commit, endpoint=endpoint)
+        metadata = get_hf_file_metadata(url, endpoint=endpoint, retry_on_errors=True)
+        headers = build_hf_headers()
+        if not _same_host(url, metadata.location):
+            # a redirect to a CDN or a bucket: the Hub's signed URL is the credential; the token stays with the Hub
+            headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+        partial = blob.with_name(remote.etag + ".lm_eval_audio.partial")
         blob.parent.mkdir(parents=True, exist_ok=True)
         with open(partial, "ab") as out:
             if out.tell() > remote.size:  # longer than the file: not a prefix of it
                 out.truncate(0)
-            http_get(metadata.location, out, resume_size=out.tell(), headers=build_hf_headers(),
-                     expected_size=remote.size, displayed_filename=remote.path,
-                     tqdm_class=None if progress else _silent_bar(tqdm))
+            http_get(metadata.location, out, resume_size=out.tell(), headers=headers, expected_size=remote.size,
+                     displayed_filename=remote.path, tqdm_class=None if progress else _silent_bar(tqdm))
         if not content_matches(partial, remote):
             partial.unlink()
-            raise OSError(f"{repo_id}@{commit[:12]}: {remote.path} arrived with other bytes than the repository lists "
-                          f"({remote.size} bytes, {'sha256 ' + remote.sha256 if remote.sha256 else 'blob ' + str(remote.blob_id)}); "
-                          "it was deleted: run again to fetch it anew")
+            raise HubDataError(
+                f"{repo_id}@{commit[:12]}: {remote.path} arrived with other bytes than the repository lists "
+                f"({remote.size} bytes, {'sha256 ' + remote.sha256 if remote.sha256 else 'blob ' + str(remote.blob_id)}); "
+                "it was deleted: run again to fetch it anew")
         os.replace(partial, blob)
         _link(snapshot_path, blob)
-    if not content_matches(snapshot_path, remote):
-        remove_cached(snapshot_path)
-        raise OSError(f"{repo_id}@{commit[:12]}: {remote.path} does not match the repository's listing after the download; "
-                      "it was deleted: run again to fetch it anew")

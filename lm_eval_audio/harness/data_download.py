@@ -39,13 +39,16 @@ def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[
 
 
 def _print_plan(plan) -> None:
-    total = 0
+    """Each repository's files to fetch, once each (the data check and the task building plan some twice)."""
+    by_repo: dict[str, dict] = {}
     for fetch in plan:
-        total += fetch.size
-        print(f"{fetch.snapshot.label}: {len(fetch.files)} file(s), {_size(fetch.size)}")
-        for f in fetch.files:
+        by_repo.setdefault(fetch.snapshot.label, {}).update((f.path, f) for f in fetch.files)
+    for label, files in by_repo.items():
+        print(f"{label}: {len(files)} file(s), {_size(sum(f.size for f in files.values()))}")
+        for f in files.values():
             print(f"  {f.path}\t{f.size}")
-    print(f"total: {sum(len(f.files) for f in plan)} file(s), {_size(total)} to fetch")
+    every = [f for files in by_repo.values() for f in files.values()]
+    print(f"total: {len(every)} file(s), {_size(sum(f.size for f in every))} to fetch")
 
 
 def _size(n: int) -> str:

@@ -64,6 +64,8 @@ class StandInHub:
     refused: set[str] = field(default_factory=set)  # repositories answered 401 (gated, no token)
     cut_after: dict[str, int] = field(default_factory=dict)  # path -> bytes sent before the connection closes, once
     stall_after: dict[str, int] = field(default_factory=dict)  # path -> bytes sent before the transfer stalls
+    # LFS files redirected to another host ("localhost" for "127.0.0.1"), as the Hub sends them to its CDN
+    cdn: bool = False
     log: list[dict] = field(default_factory=list)
 
     def add_folder(self, repo_id: str, folder: Path) -> StandInRepo:
@@ -129,7 +131,7 @@ class StandInHub:
         url = urlparse(handler.path)
         path = unquote(url.path)
         entry = {"method": "HEAD" if head else "GET", "path": path, "range": handler.headers.get("Range"),
-                 "status": None, "sent": 0}
+                 "status": None, "sent": 0, "auth": handler.headers.get("Authorization") is not None}
         self.log.append(entry)
         parts = path.strip("/").split("/")
         if parts[:2] == ["api", "datasets"] and len(parts) >= 4:
@@ -139,6 +141,9 @@ class StandInHub:
         if parts[:1] == ["datasets"] and len(parts) >= 6 and parts[3] == "resolve":
             repo_id, rev, file = "/".join(parts[1:3]), parts[4], "/".join(parts[5:])
             return self._file(handler, repo_id, rev, file, head, entry)
+        if parts[:1] == ["cdn"] and len(parts) >= 5:  # /cdn/<owner>/<name>/<commit>/<path>
+            repo_id, rev, file = "/".join(parts[1:3]), parts[3], "/".join(parts[4:])
+            return self._file(handler, repo_id, rev, file, head, entry, from_cdn=True)
         self._error(handler, 404, "EntryNotFound", f"no route {path}", head, entry)
 
     def _repo(self, handler, repo_id: str, rev: str, head: bool, entry: dict) -> StandInRepo | None:
@@ -161,10 +166,16 @@ class StandInHub:
             self._reply(handler, 200, {"Content-Type": "application/json"},
                         json.dumps(repo.listing(repo_id)).encode(), head, entry)
 
-    def _file(self, handler, repo_id: str, rev: str, file: str, head: bool, entry: dict) -> None:
+    def _file(self, handler, repo_id: str, rev: str, file: str, head: bool, entry: dict, from_cdn: bool = False) -> None:
         repo = self._repo(handler, repo_id, rev, head, entry)
         if repo is None:
             return
+        if self.cdn and not from_cdn and file in repo.files and repo.is_lfs(file):
+            port = self.url.rsplit(":", 1)[1]
+            return self._reply(handler, 302, {
+                "X-Repo-Commit": repo.commit, "X-Linked-Etag": f'"{repo.etag(file)}"',
+                "X-Linked-Size": str(len(repo.files[file])),
+                "Location": f"http://localhost:{port}/cdn/{repo_id}/{repo.commit}/{file}"}, b"", head, entry)
         if file not in repo.files:
             self._reply(handler, 404, {"X-Error-Code": "EntryNotFound", "X-Repo-Commit": repo.commit}, b"", head, entry)
             return

@@ -68,7 +68,7 @@ _REQUIRED = {
 }
 
 REPO = "qyang1021/AIR-Bench-Dataset"
-FETCH_AHEAD = "lm-eval-audio download --tasks airbench"
+FETCH_AHEAD = "lm-eval-audio download --tasks airbench_foundation,airbench_chat"
 DOWNLOAD_HELP = (
     "Unset AIRBENCH_DATA_DIR to let the tasks fetch what they need from the Hub, or point it (or --metadata "
     "'{\"airbench_data_dir\": ...}') at a copy of qyang1021/AIR-Bench-Dataset (`hf download "
