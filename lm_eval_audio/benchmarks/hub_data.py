@@ -193,8 +193,8 @@ class Snapshot:
         say(f"{what}: fetching {len(todo.files)} file(s), {size_text(todo.size)}, of {self.label} into {folder}")
         self._download(todo.files)
         checked = CheckedFiles(self.work / "checked.json")
-        for remote in todo.files:
-            checked.is_good(self.root / remote.path, remote)
+        for remote in todo.files:  # each hashed by the download that placed it
+            checked.mark(self.root / remote.path, remote)
         checked.save()
         return todo
 
@@ -217,7 +217,7 @@ class Snapshot:
             for remote, _ in zip(first.values(), pool.map(lambda f: one(f, False), first.values())):
                 bar.update(remote.size)
         for remote in files:
-            if remote not in first.values():
+            if first[remote.etag or remote.path] is not remote:
                 one(remote, False)
 
     def unpacked(self, archive: str, beside: list[str], expect: str, what: str) -> Path:
@@ -303,7 +303,7 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
         listing = cache / WORK_FOLDER / repo_folder / commit / "listing.json"
         snapshot_folder = cache / repo_folder / "snapshots" / commit
         if commit and listing.is_file():
-            files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+            files = _read_listing(listing)
         elif commit and snapshot_folder.is_dir():  # fetched by another tool (hf download): its files are the listing
             files = _listing_of_cached(snapshot_folder)
         else:
@@ -338,6 +338,10 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
     return snapshot
 
 
+def _read_listing(listing: Path) -> dict[str, RemoteFile]:
+    return {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+
+
 def _listing_of_cached(snapshot_folder: Path) -> dict[str, RemoteFile]:
     """A listing read off a snapshot another tool fetched: each file's blob is named by its sha256 (64 hex digits,
     LFS) or its git blob id (40), as ``hf_hub_download`` names them, so the files can still be checked."""
@@ -366,7 +370,7 @@ def snapshot_of(path: str | Path) -> tuple[Snapshot, RemoteFile] | None:
         return None
     key = (endpoint(), str(cache), repo_id, commit, offline())
     if key not in _OPENED:
-        files = {d["path"]: RemoteFile(**d) for d in json.loads(listing.read_text())}
+        files = _read_listing(listing)
         _OPENED[key] = Snapshot(repo_id, commit, commit, files, cache, repo_id, "lm-eval-audio download --tasks <tasks>")
     snapshot = _OPENED[key]
     return (snapshot, snapshot.files[rel]) if rel in snapshot.files else None

@@ -90,6 +90,10 @@ class CheckedFiles:
         self.entries[remote.path] = stamp
         return True
 
+    def mark(self, local: Path, remote: RemoteFile) -> None:
+        """A file just checked (``download`` hashes what it fetched): remembered without hashing it again."""
+        self.entries[remote.path] = self._stamp(local)
+
     def forget(self, remote: RemoteFile) -> None:
         self.entries.pop(remote.path, None)
 
