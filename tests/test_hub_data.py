@@ -259,13 +259,141 @@ def test_audiobench_dataset_runs_from_the_hub_and_mmar_unpacks_its_archive_once(
     assert results_json(tmp_path / "second")["lm_eval_audio_data"]["sources"]["MMAR"]["repo_id"] == "BoJack/MMAR"
 
 
-def test_mmau_is_not_on_the_hub_and_says_where_to_get_it(hub, tmp_path, monkeypatch):
+MMAU_REPO = "gamma-lab-umd/MMAU-test-mini"
+
+
+def _clip(seconds: float = 0.05, fmt: str = "WAV") -> bytes:
+    import io
+
+    import numpy as np
+    import soundfile as sf
+
+    buffer = io.BytesIO()
+    sf.write(buffer, (0.1 * np.sin(np.arange(int(16000 * seconds)) / 5)).astype(np.float32), 16000, format=fmt)
+    return buffer.getvalue()
+
+
+def _mmau_repo(folder: Path, edit=lambda item, row: row) -> Path:
+    """MMAU test-mini as its authors publish it on the Hub: parquet rows instruction, choices and answer lettered
+    "(A) ...", other_attributes a JSON string, context the encoded clip; one row per item of the official JSON
+    (here with a short synthetic clip each). ``edit`` changes a row, or drops it by returning None."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from lm_eval_audio.tasks.mmau import hub_audio
+
+    rows = []
+    for item in json.loads(hub_audio.METADATA.read_text()):
+        letters = [f"({chr(65 + i)}) {c}" for i, c in enumerate(item["choices"])]
+        row = edit(item, {
+            "instruction": item["question"], "choices": letters,
+            "answer": letters[item["choices"].index(item["answer"])],
+            "other_attributes": json.dumps({k: item[k] for k in ("id", "dataset", "task", "split", "category",
+                                                                  "sub-category", "difficulty")}),
+            "context": {"bytes": _clip(), "path": None}})
+        if row is not None:
+            rows.append(row)
+    folder.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows), folder / "test_mini.parquet", row_group_size=100)
+    return folder
+
+
+def test_mmau_test_mini_runs_on_the_hubs_clips_and_the_official_questions(hub, tiny_qwen2_audio, tmp_path,
+                                                                          monkeypatch, capsys):
+    from huggingface_hub import constants
+
+    from lm_eval_audio.benchmarks import choice_layout
+    from lm_eval_audio.tasks.mmau import data, hub_audio
+
+    items = json.loads(hub_audio.METADATA.read_text())
+    mp3 = next(i["id"] for i in items if i["task"] == "sound")  # some Hub rows hold MP3 bytes; they are kept as they are
+
+    def edit(item, row):
+        if item["id"] == mp3:
+            row["context"] = {"bytes": _clip(0.5, "MP3"), "path": None}
+        return row
+
+    hub.add_folder(MMAU_REPO, _mmau_repo(tmp_path / "mmau_repo", edit))
+    proc = run_cli(_lm_eval(tiny_qwen2_audio, "mmau_test_mini_sound", tmp_path / "out", "--limit", "2"),
+                   env_extra=_env(hub, MMAU_DATA_DIR=""))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "writing the clips of test_mini.parquet" in proc.stderr
+    res = results_json(tmp_path / "out")
+    assert res["n-samples"]["mmau_test_mini_sound"]["effective"] == 2
+    source = res["lm_eval_audio_data"]["sources"]["MMAU test-mini"]
+    assert (source["repo_id"], source["commit"]) == (MMAU_REPO, hub.repos[MMAU_REPO].commit)
+    assert source["metadata"]["commit"] == hub_audio.METADATA_COMMIT
+    assert source["metadata"]["sha256"] == hub_audio.metadata_sha256()
+    assert source["hub_rows_against_metadata"] == {"metadata_items": 1000, "hub_rows": 1000, "clips_written": 1000,
+                                                   "differing": 0, "items_without_a_row": 0, "rows_without_an_item": 0,
+                                                   "repeated_rows": 0, "rows_without_audio": 0}
+    assert res["results"]["mmau_test_mini_sound"]["audio_missing,none"] == 0
+
+    # the made folder is the official layout: the JSON as published, each clip the row's bytes as they are
+    mark = len(hub.log)
+    folder = choice_layout.data_root(data.TEST_MINI, {})
+    assert _fetched(hub, mark) == (0, 0) and "writing" not in capsys.readouterr().err  # nothing again
+    assert (folder / "mmau-test-mini.json").read_bytes() == hub_audio.METADATA.read_bytes()
+    assert (folder / next(i["audio_id"] for i in items if i["id"] != mp3)).read_bytes() == _clip()
+    # offline with another cache: the line names a group that fetches it
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty_cache"))
+    with pytest.raises(hub_data.HubDataError, match="`lm-eval-audio download --tasks mmau_test_mini`"):
+        choice_layout.data_root(data.TEST_MINI, {})
+    assert "group: mmau_test_mini\n" in (REPO / "tasks/mmau/mmau_test_mini.yaml").read_text()
+    assert (folder / next(i["audio_id"] for i in items if i["id"] == mp3)).read_bytes() == _clip(0.5, "MP3")
+
+
+def test_mmau_hub_rows_that_differ_from_the_official_questions_are_recorded(hub, tmp_path, caplog):
+    """The JSON is what is scored: a row with other text is recorded, an item with no row keeps its place and is
+    scored wrong (audio_missing), a row of no item is counted."""
+    from lm_eval_audio.benchmarks import choice_layout
+    from lm_eval_audio.benchmarks.data_notes import DataNotes
+    from lm_eval_audio.tasks.mmau import data
+
+    items = json.loads((REPO / "tasks/mmau/official/mmau-test-mini.json").read_text())
+    changed, dropped = items[0]["id"], items[1]["id"]
+
+    def edit(item, row):
+        if item["id"] == dropped:  # its row names an id the JSON does not have
+            row["other_attributes"] = json.dumps({**json.loads(row["other_attributes"]), "id": "not-an-item"})
+        if item["id"] == changed:
+            row["choices"] = [*row["choices"][:-1], "(D) something else"]
+        return row
+
+    hub.add_folder(MMAU_REPO, _mmau_repo(tmp_path / "mmau_repo", edit))
+    notes = DataNotes()
+    docs = choice_layout.load_docs(data.TEST_MINI, {"task": items[1]["task"]}, False, {}, notes=notes)
+    record = notes.entries["sources"]["MMAU test-mini"]["hub_rows_against_metadata"]
+    assert (record["differing"], record["differing_first"], record["items_without_a_row"],
+            record["items_without_a_row_first"], record["rows_without_an_item_first"], record["clips_written"]) == \
+        (1, [changed], 1, [dropped], ["not-an-item"], 999)
+    assert "1 row(s) with other text, 1 item(s) with no row" in caplog.text
+    doc = next(d for d in docs if d["uniq_id"] == dropped)
+    assert doc["audio_problem"].startswith("missing audio file")
+
+
+def test_mmau_hub_rows_that_give_no_clip_stop_the_run(tmp_path):
+    from lm_eval_audio.tasks.mmau import hub_audio
+
+    def other_ids(item, row):
+        row["other_attributes"] = json.dumps({**json.loads(row["other_attributes"]), "id": "x-" + item["id"]})
+        return row
+
+    repo = _mmau_repo(tmp_path / "repo", other_ids)
+    (tmp_path / "made").mkdir()
+    with pytest.raises(hub_data.HubDataError, match=r"test_mini.parquet: none of its 1000 row\(s\) gives a clip for an "
+                       r"item of the official mmau-test-mini.json \(ids such as \['x-.*MMAU_DATA_DIR"):
+        hub_audio.write_layout([repo / "test_mini.parquet"], tmp_path / "made")
+
+
+def test_mmau_test_is_not_fetched_and_says_where_to_get_it(hub, tmp_path, monkeypatch):
     monkeypatch.delenv("MMAU_DATA_DIR", raising=False)
-    proc = run_cli(["lm-eval-audio", "download", "--tasks", "mmau_test_mini"], env_extra=_env(hub))
+    proc = run_cli(["lm-eval-audio", "download", "--tasks", "mmau_test"], env_extra=_env(hub))
     assert proc.returncode == 2
     line = proc.stderr.strip().splitlines()[-1]
-    assert "MMAU test-mini is not on the Hugging Face Hub in the layout its official evaluation reads" in line
-    assert "github.com/Sakshi113/MMAU" in line and "MMAU_DATA_DIR" in line
+    assert "MMAU test is not on the Hugging Face Hub in the layout its official evaluation reads" in line
+    assert "mmau-test.json from github.com/Sakshi113/MMAU" in line and "MMAU_DATA_DIR" in line
 
 
 def test_offline_reads_a_snapshot_another_tool_fetched(hub, monkeypatch):

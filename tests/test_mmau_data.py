@@ -88,8 +88,10 @@ def test_mmau_difficulty_split_and_test_set_without_answers(mmau_root, tmp_path)
 
 def test_mmau_data_folder_errors_name_the_fix(tmp_path, monkeypatch):
     monkeypatch.delenv("MMAU_DATA_DIR", raising=False)
-    with pytest.raises(choice_layout.LayoutDataError, match="export MMAU_DATA_DIR=.* run the synthetic `mmau_sample` group"):
-        choice_layout.check_snapshot(mmau_data.TEST_MINI, {})
+    # the test split is not fetched (test-mini is: tests/test_hub_data.py)
+    with pytest.raises(choice_layout.LayoutDataError, match="mmau-test.json from github.com/Sakshi113/MMAU .*export "
+                       "MMAU_DATA_DIR=.* run the synthetic `mmau_sample` group"):
+        choice_layout.check_snapshot(mmau_data.TEST, {})
     with pytest.raises(choice_layout.LayoutDataError, match="holds no mmau-test-mini.json"):
         choice_layout.check_snapshot(mmau_data.TEST_MINI, {"mmau_data_dir": str(tmp_path)})
     (tmp_path / "mmau-test-mini.json").write_text("[{", encoding="utf-8")

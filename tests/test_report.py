@@ -208,11 +208,18 @@ def test_the_report_says_where_each_runs_data_came_from(tmp_path):
     data["lm_eval_audio_data"] = {"sources": {
         "AIR-Bench": {"repo_id": "qyang1021/AIR-Bench-Dataset", "repo_type": "dataset", "revision": "main",
                       "commit": commit},
-        "MMAR": {"local_folder": "/data/mmar", "metadata_files": ["MMAR-meta.json"], "metadata_sha256": "ab" * 32}}}
+        "MMAR": {"local_folder": "/data/mmar", "metadata_files": ["MMAR-meta.json"], "metadata_sha256": "ab" * 32},
+        "MMAU test-mini": {"repo_id": "gamma-lab-umd/MMAU-test-mini", "repo_type": "dataset", "revision": "main",
+                           "commit": commit, "metadata": {"file": "mmau-test-mini.json", "from": "github.com/Sakshi113/MMAU",
+                                                          "commit": "110127f54c0dfba3faa5ec9feee4a7e4148679c5"},
+                           "hub_rows_against_metadata": {"metadata_items": 1000, "differing": 2, "items_without_a_row": 0,
+                                                         "differing_first": ["x", "y"]}}}}
     results.write_text(json.dumps(data))
     proc = run_cli(["lm-eval-audio", "report", str(folder), "--output", str(tmp_path / "report")])
     assert proc.returncode == 0, proc.stderr
     assert f"| model-a | AIR-Bench | qyang1021/AIR-Bench-Dataset@{commit} (main) |" in proc.stdout
     assert "| model-a | MMAR | /data/mmar (metadata sha256 abababababababab) |" in proc.stdout
+    assert (f"| model-a | MMAU test-mini | gamma-lab-umd/MMAU-test-mini@{commit} (main); questions: mmau-test-mini.json "
+            "from github.com/Sakshi113/MMAU@110127f54c0d; against them: differing 2 |") in proc.stdout
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     assert report["data_sources"]["model-a"]["AIR-Bench"]["commit"] == commit

@@ -187,7 +187,16 @@ def markdown(report: dict) -> str:
 def data_source_text(record: dict) -> str:
     """One source as a line: ``repo@commit (revision)``, or the local folder and its metadata digest."""
     if "repo_id" in record:
-        return f"{record['repo_id']}@{record['commit']} ({record.get('revision', '')})"
+        text = f"{record['repo_id']}@{record['commit']} ({record.get('revision', '')})"
+        meta = record.get("metadata")
+        if isinstance(meta, dict):  # questions from another file than the repository's (bundled with the task)
+            text += f"; questions: {meta.get('file')} from {meta.get('from')}@{str(meta.get('commit'))[:12]}"
+        check = record.get("hub_rows_against_metadata") or {}
+        off = {k: v for k, v in check.items() if isinstance(v, int) and v and k in (
+            "differing", "items_without_a_row", "repeated_rows", "rows_without_audio")}
+        if off:
+            text += "; against them: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in off.items())
+        return text
     return f"{record.get('local_folder')} (metadata sha256 {str(record.get('metadata_sha256', ''))[:16]})"
 
 

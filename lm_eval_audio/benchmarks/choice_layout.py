@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot, open_snapshot, revision_for
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -41,11 +41,19 @@ class TaskDataAbsent(LayoutDataError):
 @dataclass(frozen=True)
 class HubLayout:
     """Where a benchmark's authors publish it on the Hub: its metadata files (``Layout.meta_files``) beside an
-    archive whose ``audio_folder`` is where the metadata's audio paths point."""
+    archive whose ``audio_folder`` is where the metadata's audio paths point.
+
+    A benchmark published otherwise declares its own class with a ``repo_id`` and this ``folder`` method (MMAU's
+    ``tasks/mmau/hub_audio.py``)."""
 
     repo_id: str
     archive: str
     audio_folder: str
+
+    def folder(self, snapshot: Snapshot, layout: Layout) -> tuple[Path, dict]:
+        """The folder in the official layout, made from the snapshot's files; and what the results record of it
+        beyond the repository and commit."""
+        return snapshot.unpacked(self.archive, list(layout.meta_files), self.audio_folder, layout.name), {}
 
 
 @dataclass(frozen=True)
@@ -62,11 +70,12 @@ class Layout:
     sample: str  # the name of the bundled synthetic sample's group
     folder: str  # the benchmark's folder, which holds the sample in sample_data/
     answers_withheld: bool = False
-    hub: HubLayout | None = None  # None: not on the Hub in the layout the official script reads
+    hub: HubLayout | None = None  # or a class like it; None: not on the Hub in a layout we can read
+    fetch_group: str | None = None  # what `download --tasks` names to fetch it (else the sample's name less _sample)
 
     @property
     def fetch_ahead(self) -> str:
-        return f"lm-eval-audio download --tasks {self.sample.removesuffix('_sample')}"
+        return f"lm-eval-audio download --tasks {self.fetch_group or self.sample.removesuffix('_sample')}"
 
     def help(self) -> str:
         where = (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself: "
@@ -98,8 +107,8 @@ def data_source(layout: Layout, metadata: dict) -> DataSource:
                               "reads, so it cannot be fetched for you, and no local folder is set. " + layout.help())
     hub = layout.hub
     snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.fetch_ahead)
-    folder = snapshot.unpacked(hub.archive, list(layout.meta_files), hub.audio_folder, layout.name)
-    return DataSource(folder, snapshot)
+    folder, details = hub.folder(snapshot, layout)
+    return DataSource(folder, snapshot, details=details)
 
 
 def data_root(layout: Layout, metadata: dict) -> Path:

@@ -1,4 +1,4 @@
-"""Unpacking a benchmark's audio archive once, into the folder its official layout names."""
+"""Unpacking a benchmark's audio archive into the folder its official layout names (once: ``hub_data.Snapshot.built``)."""
 
 from __future__ import annotations
 
@@ -23,24 +23,19 @@ def _check_room(archive: Path, folder: Path, bad: list[str], size: int) -> None:
                            "free): free space there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
 
 
-def unpack(archive: Path, folder: Path, expect: str) -> None:
-    """Unpack ``archive`` (.tar.gz, .tar or .zip) so that ``folder/expect`` holds its files, whether the archive
-    has that folder at its top, one level down, or no folder at all. Written beside, then moved in place: a
-    killed unpack is redone, never half-read."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = folder.with_name(folder.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+def unpack(archive: Path, tmp: Path, expect: str) -> None:
+    """Unpack ``archive`` (.tar.gz, .tar or .zip) into the empty folder ``tmp`` so that ``tmp/expect`` holds its
+    files, whether the archive has that folder at its top, one level down, or no folder at all."""
     name = archive.name
     if name.endswith((".tar.gz", ".tgz", ".tar")):
         with tarfile.open(archive) as tar:
             members = tar.getmembers()
-            _check_room(archive, folder, [m.name for m in members if not _safe(m.name)], sum(m.size for m in members))
+            _check_room(archive, tmp, [m.name for m in members if not _safe(m.name)], sum(m.size for m in members))
             tar.extractall(tmp, filter="data")
     elif name.endswith(".zip"):
         with zipfile.ZipFile(archive) as zf:
             infos = zf.infolist()
-            _check_room(archive, folder, [i.filename for i in infos if not _safe(i.filename)],
+            _check_room(archive, tmp, [i.filename for i in infos if not _safe(i.filename)],
                         sum(i.file_size for i in infos))
             zf.extractall(tmp)
     else:
@@ -58,6 +53,3 @@ def unpack(archive: Path, folder: Path, expect: str) -> None:
         else:
             raise HubDataError(f"{name} holds no {expect}/ folder (it holds {sorted(p.name for p in tmp.iterdir())[:5]}): "
                                "set the benchmark's local data folder to a copy laid out as its README says")
-    if folder.exists():
-        shutil.rmtree(folder)
-    tmp.rename(folder)

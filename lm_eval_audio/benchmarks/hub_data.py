@@ -23,7 +23,7 @@ import re
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError and size_text are this module's API too)
@@ -222,32 +222,55 @@ class Snapshot:
 
     def unpacked(self, archive: str, beside: list[str], expect: str, what: str) -> Path:
         """A folder in the official layout: ``archive`` unpacked once (its ``expect`` folder at the top), with the
-        ``beside`` files linked into it. One process unpacks while the others of a run wait (a lock)."""
-        from huggingface_hub.utils import WeakFileLock
-
+        ``beside`` files linked into it."""
         from lm_eval_audio.benchmarks.hub_archives import unpack
 
-        remote = self.files.get(archive)
-        if remote is None:
-            raise HubDataError(f"{what}: {self.label} lists no {archive}: pin a revision that has it (data_revision=)")
-        folder, done = self.work / "unpacked", self.work / f"unpacked-{remote.etag}.complete"
+        return self.built([archive], lambda paths, folder: unpack(paths[0], folder, expect), expect, what,
+                          beside=beside, doing=f"unpacking {archive}")
+
+    def built(self, inputs: list[str], build, expect: str, what: str, *, beside: list[str] = (),
+              doing: str, version: str = "") -> Path:
+        """A folder in the official layout made once from the repository files ``inputs`` (fetched first) by
+        ``build(paths, folder)``, which fills the empty ``folder`` so that its ``expect`` folder exists; the
+        ``beside`` files are linked into it. One process builds while the others of a run wait (a lock); a killed
+        build is redone, never half-read. ``version`` names what else the result depends on (a converter's
+        version, a bundled file's digest): another version builds again."""
+        from huggingface_hub.utils import WeakFileLock
+
+        absent = [p for p in inputs if p not in self.files]
+        if absent:
+            raise HubDataError(f"{what}: {self.label} lists no {absent[0]}: pin a revision that has it "
+                               "(data_revision=)")
+        remotes = [self.files[p] for p in inputs]
+        tag = remotes[0].etag if len(remotes) == 1 and not version else hashlib.sha256(
+            "\0".join([version, *(r.etag or r.path for r in remotes)]).encode()).hexdigest()[:40]
+        folder, done = self.work / "unpacked", self.work / f"unpacked-{tag}.complete"
         self.work.mkdir(parents=True, exist_ok=True)
         wanted = [self.files[b] for b in beside if b in self.files]
+        size = sum(r.size for r in remotes)
         with WeakFileLock(self.work / "unpack.lock"):
-            unpacked = done.is_file() and (folder / expect).is_dir()
-            if not unpacked and not (self.root / archive).is_file():
-                # the archive and what it unpacks to, both on this disk for a while
+            ready = done.is_file() and (folder / expect).is_dir()
+            if not ready and not all((self.root / p).is_file() for p in inputs):
+                # the inputs and what they are made into, both on this disk for a while
                 free = shutil.disk_usage(self.work).free
-                if 2 * remote.size > free:
+                if 2 * size > free:
                     raise HubDataError(
-                        f"{what}: {archive} ({size_text(remote.size)}) and its unpacked files need about "
-                        f"{size_text(2 * remote.size)} in {self.work.parent.parent} ({size_text(free)} free): free "
-                        "space there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
-            self.fetch(wanted + ([] if unpacked else [remote]), what)
-            if not unpacked:
-                say(f"{what}: unpacking {archive} ({size_text(remote.size)}) into {folder}")
-                unpack(self.root / archive, folder, expect)
-                done.write_text(archive)
+                        f"{what}: {', '.join(inputs)} ({size_text(size)}) and the files made of them need about "
+                        f"{size_text(2 * size)} in {self.work.parent.parent} ({size_text(free)} free): free space "
+                        "there, or set HF_HUB_CACHE (or HF_HOME) to a larger disk")
+            self.fetch(wanted + ([] if ready else remotes), what)
+            if not ready:
+                say(f"{what}: {doing} ({size_text(size)}) into {folder}")
+                for old in self.work.glob("unpacked-*.complete"):
+                    old.unlink()
+                partial = folder.with_name(folder.name + ".partial")
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.mkdir(parents=True)
+                build([self.root / p for p in inputs], partial)
+                if folder.exists():
+                    shutil.rmtree(folder)
+                partial.rename(folder)
+                done.write_text("\n".join(inputs))
             for name in beside:
                 link = folder / name
                 if name in self.files and not link.exists():
@@ -401,6 +424,7 @@ class DataSource:
     root: Path
     snapshot: Snapshot | None = None
     metadata_files: tuple[str, ...] = ()  # for a local folder's digest in the record
+    details: dict = field(default_factory=dict)  # what else the record says of a snapshot's data (how it was made)
 
     def problem(self, path: str | Path) -> str:
         if self.snapshot is not None and Path(path).is_relative_to(self.snapshot.root):
@@ -412,7 +436,7 @@ class DataSource:
 
     def record(self) -> dict:
         if self.snapshot is not None:
-            return self.snapshot.record()
+            return {**self.snapshot.record(), **self.details}
         digest = hashlib.sha256()
         for rel in sorted(self.metadata_files):
             path = self.root / rel

@@ -13,12 +13,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.choice_layout import Layout
+from lm_eval_audio.tasks.mmau.hub_audio import ParquetClips
 
 FOLDER = str(Path(__file__).resolve().parent)
 GROUPS = {"task": ("sound", "music", "speech"), "difficulty": ("easy", "hard", "medium")}
-_DOWNLOAD = ("Download mmau-test-mini.json (and mmau-test.json) from github.com/Sakshi113/MMAU and their audio "
-             "(test-mini-audios/, test-audios/) beside them, as the MMAU README says.")
-TEST_MINI = Layout("MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test-mini.json",), "audio_id",
-                   GROUPS, _DOWNLOAD, "mmau_sample", FOLDER)
-TEST = Layout("MMAU test", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test.json",), "audio_id", GROUPS,
-              _DOWNLOAD, "mmau_sample", FOLDER, answers_withheld=True)
+TEST_MINI = Layout(
+    "MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test-mini.json",), "audio_id", GROUPS,
+    "Download mmau-test-mini.json from github.com/Sakshi113/MMAU and its clips into test-mini-audios/ beside it "
+    "(the authors publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test-mini).",
+    "mmau_sample", FOLDER,
+    # The Hub holds the clips in parquet rows; the questions scored are the bundled official JSON (hub_audio.py)
+    hub=ParquetClips(), fetch_group="mmau_test_mini")
+# Not fetched: the submission file is mmau-test.json's records with the answers added, and the Hub holds the
+# test set as re-packed parquet rows (gamma-lab-umd/MMAU-test), not that file.
+TEST = Layout(
+    "MMAU test", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test.json",), "audio_id", GROUPS,
+    "Download mmau-test.json from github.com/Sakshi113/MMAU and its clips into test-audios/ beside it (the authors "
+    "publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test).",
+    "mmau_sample", FOLDER, answers_withheld=True)
+
