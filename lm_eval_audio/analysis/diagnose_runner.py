@@ -33,6 +33,15 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     if "audio" in given:
         raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
     metadata = json.loads(args.metadata) if args.metadata else {}
+    from lm_eval_audio.judges import judge_config
+
+    if "smoke_test_judge" not in metadata and judge_config.resolve(metadata) is None:
+        # No judge: the synthetic samples would fall back to the bundled smoke-test judge, whose verdicts diagnose
+        # never reads (run_results.metrics_to_try); asking it took half of each condition's run.
+        metadata["smoke_test_judge"] = None
+        log.warning("diagnose: no judge endpoint configured, so no judge is asked and judged metrics are left out "
+                    "(the bundled smoke-test judge's are no scores); pass --metadata '{\"smoke_test_judge\": "
+                    "\"smollm2\"}' to run it anyway, or configure a judge")
     lm = get_model(args.model).create_from_arg_string(
         model_args, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
     if not hasattr(lm, "under"):
