@@ -37,7 +37,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
 
     if "smoke_test_judge" not in metadata and judge_config.resolve(metadata) is None:
         # No judge: the synthetic samples would fall back to the bundled smoke-test judge, whose verdicts diagnose
-        # never reads (run_results.metrics_to_try); asking it took half of each condition's run.
+        # never reads (run_results.metrics_to_try): every condition would wait on it for nothing.
         metadata["smoke_test_judge"] = None
         log.warning("diagnose: no judge endpoint configured, so no judge is asked and judged metrics are left out "
                     "(the bundled smoke-test judge's are no scores); pass --metadata '{\"smoke_test_judge\": "

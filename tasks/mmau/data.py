@@ -31,4 +31,3 @@ TEST = Layout(
     "Download mmau-test.json from github.com/Sakshi113/MMAU and its clips into test-audios/ beside it (the authors "
     "publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test).",
     "mmau_sample", FOLDER, answers_withheld=True)
-

@@ -4,7 +4,10 @@ The authors publish test-mini in two places (Sakshi113/MMAU README, "test-mini" 
 ``mmau-test-mini.json`` on GitHub, and the questions with their clips on the Hub, ``gamma-lab-umd/MMAU-test-mini``,
 as parquet rows ``instruction, choices, answer, other_attributes, context``: ``other_attributes`` a JSON string
 holding ``id, dataset, task, split, category, sub-category, difficulty``, ``context`` the encoded clip
-(``{bytes, path}``), and each choice and the answer lettered ("(A) Man"), which the JSON does not do.
+(``{bytes, path}``), and each choice and the answer lettered ("(A) Man"), which the JSON does not do. (That
+layout is as the scripts that load the repository read it, e.g. its ``load_dataset(..., split="test")`` users;
+the Hub itself could not be reached where this was written: a file without ``other_attributes`` and ``context``
+stops the run in one line, and rows that say something else are counted, as below.)
 
 What is scored is the JSON, as ``evaluation.py`` scores it: its copy from GitHub is bundled here
 (``official/mmau-test-mini.json``, Apache-2.0, commit below). From the Hub come the clips: each row's bytes,
