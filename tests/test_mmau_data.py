@@ -246,9 +246,10 @@ def test_mmau_test_predictions_are_written_for_the_official_evaluation(tmp_path)
     (path,) = state.write_submissions(str(tmp_path), "2026-01-01")
     assert path.endswith("mmau_test_submission_2026-01-01.json")
     written = json.loads(open(path, encoding="utf-8").read())
-    assert [w["model_output"] for w in written] == ["horse", "", "three"]
-    assert written[0]["id"] == "synthetic-test-000" and written[0]["split"] == "test"
-    assert set(written[0]) >= {"id", "question", "choices", "task", "difficulty", "sub-category", "model_output"}
+    original = json.loads((choice_layout.sample_root(mmau_data.TEST) / "mmau-test.json").read_text())
+    # the benchmark file's own records, key for key and in its order, with the answer added under model_output
+    assert written == [{**item, "model_output": answer} for item, answer in zip(original, ["horse", "", "three"])]
+    assert [list(w) for w in written] == [[*item, "model_output"] for item in original]
 
 
 def test_cli_mmau_test_writes_the_predictions_file_beside_the_results(tmp_path):
@@ -258,16 +259,27 @@ def test_cli_mmau_test_writes_the_predictions_file_beside_the_results(tmp_path):
 
     from conftest import run_cli
 
+    import shutil
+
+    # the official test file as MMAU publishes it: some items marked test-mini, some categories one-element lists
+    folder = tmp_path / "mmau"
+    shutil.copytree(choice_layout.sample_root(mmau_data.TEST), folder)
+    original = json.loads((folder / "mmau-test.json").read_text())
+    original[0]["category"] = [original[0]["category"]]
+    original[1]["split"] = "test-mini"
+    (folder / "mmau-test.json").write_text(json.dumps(original, indent=2, ensure_ascii=False))
     with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "B: two") as server:
         proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
                         f"base_url={server.base_url},model=served-audio-lm", "--tasks", "mmau_test",
                         "--output_path", str(tmp_path / "out")],
-                       env_extra={"MMAU_DATA_DIR": str(choice_layout.sample_root(mmau_data.TEST))})
+                       env_extra={"MMAU_DATA_DIR": str(folder)})
     assert proc.returncode == 0, proc.stderr[-3000:]
     (written,) = (tmp_path / "out").rglob("mmau_test_submission_*.json")
     items = json.loads(written.read_text(encoding="utf-8"))
-    assert [i["model_output"] for i in items] == ["B: two"] * 3
-    assert [i["id"] for i in items] == [f"synthetic-test-{k:03d}" for k in range(3)]
+    for item, record in zip(items, original, strict=True):  # key by key, in the file's order
+        assert list(item) == [*record, "model_output"]
+        assert all(item[k] == record[k] for k in record) and item["model_output"] == "B: two"
+    assert items[0]["category"] == [original[0]["category"][0]] and items[1]["split"] == "test-mini"
     assert "predictions for the official evaluation written to" in proc.stderr
     (results,) = (tmp_path / "out").rglob("results_*.json")
     assert json.loads(results.read_text())["results"]["mmau_test"]["predictions_written,none"] == 3

@@ -14,6 +14,7 @@ naming it and noted in the results (``lm_eval_audio_data``).
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 from collections import Counter
@@ -223,6 +224,8 @@ def load_items(layout: Layout, root: Path, where: dict, eval_task: str, *, notes
             **{k: _one(item.get(k)) for k in (*layout.groups, "category")},
             "sub_category": _one(item.get("sub-category")),
             "source": str(item.get("dataset", item.get("source"))),
+            # a withheld-answers test set's predictions go back as its own records: kept as read, key order too
+            **({"record": json.dumps(item, ensure_ascii=False)} if layout.answers_withheld else {}),
         })
     invalid.warn(path)
     if off_choices:

@@ -1,19 +1,19 @@
 """Predictions for a test set whose answers are withheld (MMAU test: scored by the benchmark's own server).
 
-The task keeps each response beside the item's id and fields, under the key the official evaluation reads
-(MMAU's ``evaluation.py``: ``model_output``), and the startup hook writes them as one JSON list,
-``<task>_submission_<date>.json``, beside the results, as the official script's input.
+MMAU's instructions ask for the benchmark file itself with each answer added: the task keeps each item's record
+exactly as the file has it (every key and value, in its order; ``choice_layout`` keeps it on the document as
+``record``) plus the response under the key the official evaluation reads (``evaluation.py``:
+``model_output``), and the startup hook writes them as one JSON list, ``<task>_submission_<date>.json``, beside
+the results, in the file's order.
 """
 
 from __future__ import annotations
 
-FIELDS = ("uniq_id", "question", "choices", "task", "difficulty", "category", "sub_category", "source")
-RENAMED = {"uniq_id": "id", "sub_category": "sub-category", "source": "dataset"}
+import json
 
 
 def entry(doc: dict, response: str, key: str) -> dict:
-    item = {RENAMED.get(k, k): doc[k] for k in FIELDS if k in doc}
-    item["split"] = "test"
+    item = json.loads(doc["record"])
     item[key] = response
     return {"doc_id": doc["doc_id"], "item": item}
 
