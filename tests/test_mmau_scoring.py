@@ -179,6 +179,25 @@ def test_instruction_following_checks(identifier, kwargs, good, bad):
     assert rules.follows(bad, identifier, kwargs, "question") is False
 
 
+def test_the_samples_sentence_check_is_scored_after_setup(tmp_path):
+    """scripts/setup.sh installs nltk's punkt_tab from PyPI (lm_eval_audio.storage.punkt_data): the sentence checks
+    are scored, and the MMAU-Pro sample leaves no instruction unchecked, through the real CLI."""
+    from scripted_judge import SERVED_MODELS, ScriptedJudge
+
+    from conftest import results_json, run_cli
+
+    said = "Dr. Smith went home. He slept."  # two sentences to Punkt, whose abbreviations keep "Dr." in the first
+    assert rules.follows(said, "Number Sentences (at most)", {"N": 2}, "q") is True
+    assert rules.follows(said, "Number Sentences (at most)", {"N": 1}, "q") is False
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: said) as server:
+        proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
+                        f"base_url={server.base_url},model=served-audio-lm", "--tasks",
+                        "mmau_pro_sample_instruction_following", "--output_path", str(tmp_path / "out")])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = results_json(tmp_path / "out")["results"]["mmau_pro_sample_instruction_following"]
+    assert result["instructions_unchecked,none"] == 0 and "punkt_tab" not in proc.stderr
+
+
 def test_instruction_following_quirks():
     assert rules.follows("Say hello. Hello!", "Repeat Prompt", {}, "say hello") is True  # the question, repeated
     assert rules.follows("anything", "An Identifier The Script Lacks", {}, "q") is False  # fails, as there

