@@ -283,3 +283,49 @@ def test_cli_mmau_test_writes_the_predictions_file_beside_the_results(tmp_path):
     assert "predictions for the official evaluation written to" in proc.stderr
     (results,) = (tmp_path / "out").rglob("results_*.json")
     assert json.loads(results.read_text())["results"]["mmau_test"]["predictions_written,none"] == 3
+
+
+def test_a_groups_official_lines_pool_its_tasks_documents():
+    """MMAR's code/evaluation.py prints each sub-category's accuracy over all 1,000 items, and its sub-categories
+    span the modality tasks: the group's line is correct / total over every task's items, not a mean of means."""
+    breakdowns = {
+        "mmar_sound": {"official_acc": {"sub_category": {"Temporal Analysis": {"items": 2, "accuracy": 0.5}},
+                                        "modality": {"sound": {"items": 2, "accuracy": 0.5}}}},
+        "mmar_music": {"official_acc": {"sub_category": {"Temporal Analysis": {"items": 1, "accuracy": 1.0},
+                                                         "Counting and Statistics": {"items": 3, "accuracy": 0.0}},
+                                        "modality": {"music": {"items": 4, "accuracy": 0.25}}}},
+    }
+    pooled = choice_layout.pooled_by_group(breakdowns, {"mmar": ["mmar_sound", "mmar_music"], "outer": ["mmar"]})
+    lines = pooled["mmar"]["official_acc"]["sub_category"]
+    assert lines["Temporal Analysis"] == {"items": 3, "accuracy": pytest.approx(2 / 3)}
+    assert lines["Counting and Statistics"] == {"items": 3, "accuracy": 0.0}
+    assert pooled["mmar"]["official_acc"]["modality"]["music"] == {"items": 4, "accuracy": 0.25}
+    assert pooled["outer"] == pooled["mmar"]  # a group of groups pools the leaves
+
+
+def test_cli_the_mmar_groups_sub_category_lines_in_the_results_and_the_report(tmp_path):
+    from scripted_judge import SERVED_MODELS, ScriptedJudge
+
+    from conftest import results_json, run_cli
+
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "A") as server:
+        proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
+                        f"base_url={server.base_url},model=served-audio-lm", "--tasks", "mmar_sample",
+                        "--output_path", str(tmp_path / "out"), "--log_samples"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = results_json(tmp_path / "out")
+    lines = res["lm_eval_audio_data"]["official_breakdown"]["mmar_sample"]["official_acc"]["sub_category"]
+    expected: dict = {}
+    for path in (tmp_path / "out").rglob("samples_mmar_sample_*.jsonl"):  # the script's count over every item
+        for sample in map(json.loads, path.read_text().splitlines()):
+            entry = expected.setdefault(sample["doc"]["sub_category"], [0, 0])
+            entry[0] += 1
+            entry[1] += sample["official_acc"]["score"] if isinstance(sample["official_acc"], dict) else sample["official_acc"]
+    assert {k: (v["items"], v["accuracy"]) for k, v in lines.items()} == \
+        {k: (n, pytest.approx(right / n)) for k, (n, right) in expected.items()}
+    assert sum(v["items"] for v in lines.values()) == 14
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "out"), "--output", str(tmp_path / "report")])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "## Sub-categories" in proc.stdout
+    for value, entry in lines.items():
+        assert f"| mmar_sample | {value} | {entry['items']} | {entry['accuracy']:.3f} |" in proc.stdout

@@ -174,6 +174,14 @@ def markdown(report: dict) -> str:
             else:
                 lines.append(f"| {task} | {r['metric']} | {r['n']} | {r['difference']:+.3f} | "
                              f"[{r['low']:+.3f}, {r['high']:+.3f}] | {r['p_value']:.4f} |")
+    if any(report.get("sub_categories", {}).values()):
+        lines += ["", "## Sub-categories", "", "Each group's accuracy per sub-category over all its tasks, by the "
+                  "official rule (official_acc), as the official scripts print it.", "",
+                  "| model | group | sub-category | n | official_acc |", "|---|---|---|---|---|"]
+        for model, groups in report["sub_categories"].items():
+            for group, values in sorted(groups.items()):
+                for value, entry in sorted(values.items()):
+                    lines.append(f"| {model} | {group} | {value} | {entry['items']} | {entry['accuracy']:.3f} |")
     if report.get("data_sources"):
         lines += ["", "## Data", "", "| model | data | source |", "|---|---|---|"]
         for model, sources in report["data_sources"].items():
@@ -198,6 +206,19 @@ def data_source_text(record: dict) -> str:
             text += "; against them: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in off.items())
         return text
     return f"{record.get('local_folder')} (metadata sha256 {str(record.get('metadata_sha256', ''))[:16]})"
+
+
+def _sub_categories(runs: list[Run]) -> dict:
+    """Each group's official_acc per sub-category (``lm_eval_audio_data.official_breakdown``, pooled over the
+    group's tasks when the run was saved); the newest run's wins."""
+    found: dict = {}
+    for run in reversed(runs):
+        breakdowns = (run.results.get("lm_eval_audio_data") or {}).get("official_breakdown") or {}
+        for group in run.results.get("group_subtasks") or {}:
+            lines = ((breakdowns.get(group) or {}).get("official_acc") or {}).get("sub_category")
+            if lines:
+                found[group] = lines
+    return found
 
 
 def _data_sources(runs: list[Run]) -> dict:
@@ -292,6 +313,7 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
         "models": [m.name for m in models],
         "sources": {m.name: [str(run.path) for run in runs] for m, runs in zip(models, model_runs)},
         "data_sources": {m.name: _data_sources(runs) for m, runs in zip(models, model_runs)},
+        "sub_categories": {m.name: _sub_categories(runs) for m, runs in zip(models, model_runs)},
         **{b.key: b.report_module().tables({m.name: m.benchmarks[b.key] for m in models})
            for b in _reporting_benchmarks()},
         "tasks": task_table(models),

@@ -250,6 +250,31 @@ def accuracy_by(field: str, docs_and_scores: list[tuple[dict, float]]) -> dict[s
     return {k: {"items": v["items"], "accuracy": v["correct"] / v["items"]} for k, v in out.items()}
 
 
+def pooled_by_group(breakdowns: dict, group_subtasks: dict) -> dict:
+    """Each group's per-field accuracies over all of its tasks' documents, as the official scripts print them over
+    a whole benchmark (MMAR's 16 sub-categories span its modality tasks): the tasks' counts summed, each value's
+    accuracy weighted by them. ``breakdowns``: task -> metric -> field -> value -> {items, accuracy}."""
+
+    def leaves(name: str) -> list[str]:
+        kids = group_subtasks.get(name)
+        return [leaf for kid in kids for leaf in leaves(kid)] if kids else [name]
+
+    out: dict = {}
+    for group in group_subtasks:
+        pooled: dict = {}
+        for task in leaves(group):
+            for metric, fields in (breakdowns.get(task) or {}).items():
+                for field, values in fields.items():
+                    for value, entry in values.items():
+                        total = pooled.setdefault(metric, {}).setdefault(field, {}).setdefault(value, [0, 0.0])
+                        total[0] += entry["items"]
+                        total[1] += entry["accuracy"] * entry["items"]
+        if pooled:
+            out[group] = {metric: {field: {value: {"items": n, "accuracy": right / n} for value, (n, right) in values.items()}
+                                   for field, values in fields.items()} for metric, fields in pooled.items()}
+    return out
+
+
 def label(layout: Layout, where: dict) -> str:
     """How messages name the documents a task reads: "MMAU test-mini, task=sound"."""
     return ", ".join([layout.name, *(f"{k}={v}" for k, v in where.items())])

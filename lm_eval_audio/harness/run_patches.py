@@ -66,6 +66,11 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
         results["lm_eval_audio_judge"] = dict(state.judge_summaries)
     if state.data_notes:
         results["lm_eval_audio_data"] = {kind: dict(entries) for kind, entries in state.data_notes.items()}
+        breakdowns = results["lm_eval_audio_data"].get("official_breakdown")
+        if breakdowns and results.get("group_subtasks"):  # the official scripts' lines over each whole group
+            from lm_eval_audio.benchmarks.choice_layout import pooled_by_group
+
+            breakdowns.update(pooled_by_group(breakdowns, results["group_subtasks"]))
     samples_by_task = results.get("samples") or {}
     if condition is not None:
         results["lm_eval_audio_condition"] = str(condition)
