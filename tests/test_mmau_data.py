@@ -150,6 +150,8 @@ def _pro_rows():
          "kwargs": {**struct, "N": 5}},
         {**base, "id": "u1", "audio_path": ["data/u1.wav"], "question": "?", "answer": "a", "choices": ["a", "b"],
          "category": "telepathy"},
+        {**base, "id": "i2", "audio_path": ["data/i1.wav"], "question": "Anything.", "answer": None, "choices": [],
+         "category": "instruction following"},  # no task_identifier: the script fails it, so it is kept
         {**base, "id": "c3", "audio_path": ["data/missing.wav"], "question": "Which?", "answer": "a",
          "choices": ["a", "b"], "category": "sound"},
     ]
@@ -177,9 +179,12 @@ def test_mmau_pro_layout_and_quirks(pro_root, caplog):
     assert multi["audio"] == [str(pro_root / "data/m1a.wav"), str(pro_root / "data/m1b.wav")]
     assert closed[2]["audio_problem"].startswith("missing audio file")
     assert choice_layout.doc_to_audio(closed[2]) == [{"path": closed[2]["audio"][0], "unavailable": closed[2]["audio_problem"]}]
-    opened, instructions = both
+    opened, instructions, unidentified = both
     assert opened["kind"] == "open" and opened["choices"] == [] and opened["answer"] == "A dog barks."
-    assert instructions["answer"] == "" and json.loads(instructions["kwargs"]) == {"N": 5}  # absent fields dropped
+    # the struct's absent fields stay null, as pandas gives them to the script (its defaults do not apply)
+    assert instructions["answer"] == "" and json.loads(instructions["kwargs"]) == {"keywords": None, "N": 5,
+                                                                                   "N1": None, "N2": None}
+    assert unidentified["uniq_id"] == "i2" and unidentified["task_identifier"] == ""
     assert "'telepathy' (1)" in caplog.text  # a category no task reads
     assert state.data_notes["mmau_pro_clips"]["pro closed"] == "all"
     assert mmau_pro.prompt(opened) == "Describe.\n\nProvide a detailed answer:"

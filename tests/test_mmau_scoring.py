@@ -7,11 +7,15 @@ their rules behave on each case.
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 import re
 
 import pytest
 from conftest import task_scoring
+
+from lm_eval_audio.storage import run_state
 
 from lm_eval_audio.tasks.mmau_pro import instructions as rules
 from lm_eval_audio.metrics.choice_matching import (
@@ -198,6 +202,37 @@ def test_the_samples_sentence_check_is_scored_after_setup(tmp_path):
     assert result["instructions_unchecked,none"] == 0 and "punkt_tab" not in proc.stderr
 
 
+def test_instruction_rows_the_official_script_reads_otherwise(caplog):
+    """evaluate_aif_sample reads kwargs through pandas: a null field is None, so kwargs.get("N", 0) is None and its
+    default never applies; where the script compares None with a number or calls a method on it, it stops with
+    an error: the item counts as failed and is named. A row without task_identifier matches no check: failed."""
+    from lm_eval_audio.tasks.mmau_pro import scoring
+
+    run_state.reset()
+
+    def doc(i, identifier, kwargs):
+        return {"doc_id": i, "uniq_id": f"i{i}", "task_identifier": identifier, "kwargs": json.dumps(kwargs),
+                "question": "q", "audio_problem": ""}
+
+    docs = [doc(0, "Number Bullets", {"N": None}),  # 0 == None: not followed, whatever the answer
+            doc(1, "Number Words (range)", {"N1": 1, "N2": None}),  # 1 <= n <= None: TypeError, the script stops
+            doc(2, "Keyword Frequency", {"keyword": None, "N": 1}),  # None.lower(): AttributeError
+            doc(3, "", {}),  # no task_identifier
+            doc(4, "Number Words (at most)", {"N": 5, "N1": None})]  # an unused null field changes nothing
+    results = [scoring.process_instructions(d, ["one two"]) for d in docs]
+    assert [r["instructions_followed"]["score"] for r in results] == [0.0, 0.0, 0.0, 0.0, 1.0]
+    assert [bool(r["instructions_followed"]["script_error"]) for r in results] == [False, True, True, False, False]
+    task = task_scoring("mmau_pro_instruction_following")
+    with caplog.at_level(logging.WARNING):
+        assert scoring.instructions_followed([r["instructions_followed"] for r in results], task) == 0.2
+    noted = run_state.current().data_notes["instruction_checks_the_script_cannot_run"]
+    assert set(noted) == {"mmau_pro_instruction_following/i1", "mmau_pro_instruction_following/i2"}
+    assert noted["mmau_pro_instruction_following/i1"].startswith("Number Words (range): TypeError")
+    assert "2 instruction item(s) have a null kwargs field" in caplog.text and "id i2 (Keyword Frequency" in caplog.text
+    with pytest.raises(TypeError):  # without a null field, an error is ours, not the script's: it is not hidden
+        scoring.process_instructions(doc(5, "Number Words (range)", {"N1": "1", "N2": 3}), ["one"])
+
+
 def test_instruction_following_quirks():
     assert rules.follows("Say hello. Hello!", "Repeat Prompt", {}, "say hello") is True  # the question, repeated
     assert rules.follows("anything", "An Identifier The Script Lacks", {}, "q") is False  # fails, as there
@@ -350,9 +385,9 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
 
     monkeypatch.setattr(nltk.tokenize, "sent_tokenize", lambda text, language="english": (_ for _ in ()).throw(
         LookupError("punkt_tab")))
-    rules = [{"doc_id": 0, "task_identifier": "No Commas", "kwargs": "{}", "question": "q", "audio_problem": ""},
-             {"doc_id": 1, "task_identifier": "Title", "kwargs": "{}", "question": "q", "audio_problem": ""},
-             {"doc_id": 2, "task_identifier": "Number Sentences (at most)", "kwargs": '{"N": 2}', "question": "q",
+    rules = [{"doc_id": 0, "uniq_id": "i0", "task_identifier": "No Commas", "kwargs": "{}", "question": "q", "audio_problem": ""},
+             {"doc_id": 1, "uniq_id": "i1", "task_identifier": "Title", "kwargs": "{}", "question": "q", "audio_problem": ""},
+             {"doc_id": 2, "uniq_id": "i2", "task_identifier": "Number Sentences (at most)", "kwargs": '{"N": 2}', "question": "q",
               "audio_problem": ""}]
     results = [scoring.process_instructions(d, ["no commas, sorry"]) for d in rules]
     assert scoring.instructions_followed([r["instructions_followed"] for r in results],

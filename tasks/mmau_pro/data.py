@@ -82,14 +82,16 @@ def kind_of(category: str) -> str:
 
 
 def _kwargs(value) -> dict:
-    """An item's check parameters as a dict: a parquet struct (a dict with every field, absent ones None) or a
-    JSON string. Absent fields are dropped, so the script's defaults apply to them."""
+    """An item's check parameters as a dict: a parquet struct or a JSON string. A struct's absent fields stay
+    None, as the official script reads them through pandas: its ``kwargs.get("N", 0)`` then gives None, not the
+    default (``Number Bullets`` with a null N fails any answer; a null N2 of a range check stops the script, and
+    the item counts as failed: ``scoring.process_instructions``)."""
     if isinstance(value, str):
         try:
             value = json.loads(value) if value.strip() else {}
         except json.JSONDecodeError:
             raise LayoutDataError(f"kwargs {value!r} is not JSON") from None
-    return {k: v for k, v in (value or {}).items() if v is not None}
+    return dict(value or {})
 
 
 def _clips(row: dict) -> list[str]:
@@ -120,8 +122,6 @@ def _problem(row: dict) -> str | None:
             return f"a closed question needs at least two choices, got {choices!r} (the official script drops it too)"
     if kind == OPEN and row.get("answer") is None:
         return "an open question lacks its reference answer"
-    if kind == INSTRUCTIONS and not row.get("task_identifier"):
-        return "an instruction-following item lacks task_identifier"
     return None
 
 

@@ -54,13 +54,21 @@ def process_open(doc: dict, results: list, task) -> dict:
 
 def process_instructions(doc: dict, results: list) -> dict:
     missing = bool(doc["audio_problem"])
+    kwargs, crash = json.loads(doc["kwargs"]), None
     try:
         # The script checks str(response); a missing clip has no response and fails.
         score = 0.0 if missing else float(instructions.follows(
-            results[0], doc["task_identifier"], json.loads(doc["kwargs"]), doc["question"]))
+            results[0], doc["task_identifier"], kwargs, doc["question"]))
     except instructions.SentenceModelMissing:
         score = None
-    item = {"doc_id": doc["doc_id"], "score": score, "task_identifier": doc["task_identifier"]}
+    except (TypeError, AttributeError) as e:
+        if None not in kwargs.values():
+            raise
+        # A null kwargs field the check compares or calls a method on: the official script stops there with this
+        # error; the item counts as failed, and is named in the results.
+        score, crash = 0.0, f"{type(e).__name__}: {e}"
+    item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "score": score,
+            "task_identifier": doc["task_identifier"], "script_error": crash}
     return {"instructions_followed": item, "performance_score": item, "instructions_unchecked": float(score is None),
             "audio_missing": float(missing)}
 
@@ -152,6 +160,14 @@ def _instruction_rate(task, metric: str, items: list[dict]) -> float:
         log.warning("%s: %d instruction check(s) count sentences, which needs nltk's punkt_tab model, absent here: "
                     "left out of %s and counted in instructions_unchecked; %s", task.name, unchecked, metric,
                     instructions.HOW_TO_GET_PUNKT)
+    crashed = [i for i in items if i.get("script_error")]
+    for i in crashed:
+        task.note("instruction_checks_the_script_cannot_run", f"{task.name}/{i['uniq_id']}",
+                  f"{i['task_identifier']}: {i['script_error']}")
+    if crashed and task.first_time(("script_errors", task.name)):
+        log.warning("%s: %d instruction item(s) have a null kwargs field their check needs, where the official "
+                    "script stops with an error; counted as not followed: %s", task.name, len(crashed),
+                    "; ".join(f"id {i['uniq_id']} ({i['task_identifier']}: {i['script_error']})" for i in crashed[:5]))
     if not scores:
         return float("nan")
     task.report_stderr(metric, mean_stderr(scores))
