@@ -334,3 +334,64 @@ def test_cli_the_mmar_groups_sub_category_lines_in_the_results_and_the_report(tm
     assert "## Sub-categories" in proc.stdout
     for value, entry in lines.items():
         assert f"| mmar_sample | {value} | {entry['items']} | {entry['accuracy']:.3f} |" in proc.stdout
+
+
+def test_mmau_pro_rows_of_another_category_are_scored_as_the_script_scores_them(pro_root, caplog):
+    """evaluate_mmau_pro_comprehensive.py scores every category but open and instruction following as closed,
+    under its own name and in its overall number: mmau_pro_other_closed reads them; without such rows (the
+    published parquet) it is absent on purpose."""
+    run_state.reset()
+    with caplog.at_level(logging.WARNING):
+        docs = _noted(mmau_pro.load_items, pro_root, [mmau_pro.OTHER_CLOSED], "pro other closed")
+    assert [(d["uniq_id"], d["category"], d["kind"]) for d in docs] == [("u1", "telepathy", "closed")]
+    assert "'telepathy' (1)" in caplog.text and "scored as closed questions under their own category" in caplog.text
+    assert [d["uniq_id"] for d in _noted(mmau_pro.load_items, pro_root, ["sound"], "pro sound")] == ["c1", "c3"]
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(pro_root / "test.parquet")
+    pq.write_table(table.filter(pc.not_equal(table["category"], "telepathy")), pro_root / "test.parquet")
+    with pytest.raises(mmau_pro.NoOtherCategories) as absent:
+        _noted(mmau_pro.load_items, pro_root, [mmau_pro.OTHER_CLOSED], "pro other closed")
+    assert absent.value.expected_absent and absent.value.skippable_in_group
+
+
+def _all_closed_categories(folder, extra=()):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    base = {k: v for k, v in _pro_rows()[0].items() if k not in ("id", "audio_path", "category")}
+    rows = [{**base, "id": f"r{i}", "audio_path": [f"data/r{i}.wav"], "category": c}
+            for i, c in enumerate([*mmau_pro.CLOSED_CATEGORIES, *extra])]
+    for row in rows:
+        _clip(folder / row["audio_path"][0])
+    pq.write_table(pa.Table.from_pylist(rows), folder / "test.parquet")
+    return folder
+
+
+def test_cli_mmau_pro_closed_scores_another_category_and_is_whole_without_one(tmp_path):
+    from scripted_judge import SERVED_MODELS, ScriptedJudge
+
+    from conftest import results_json, run_cli
+
+    def run(folder, out):
+        with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda prompt: "dog") as server:
+            return run_cli(["lm_eval", "--model", "openai-audio", "--model_args",
+                            f"base_url={server.base_url},model=served-audio-lm", "--tasks", "mmau_pro_closed",
+                            "--output_path", str(out)], env_extra={"MMAU_PRO_DATA_DIR": str(folder)})
+
+    published = _all_closed_categories(tmp_path / "published")
+    proc = run(published, tmp_path / "out1")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = results_json(tmp_path / "out1")
+    assert "mmau_pro_other_closed" not in res["results"]
+    assert not [line for line in proc.stderr.splitlines() if "WARNING" in line and "left out of its group" in line]
+    assert "PARTIAL" not in res["results"]["mmau_pro_closed"]["alias"]  # the quiet absence costs the group nothing
+
+    other = _all_closed_categories(tmp_path / "other", extra=("telepathy",))
+    proc = run(other, tmp_path / "out2")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = results_json(tmp_path / "out2")
+    assert res["n-samples"]["mmau_pro_other_closed"]["effective"] == 1
+    assert sum(res["n-samples"][f"mmau_pro_{c}"]["effective"] for c in mmau_pro.CLOSED_CATEGORIES) == 10
+    assert res["results"]["mmau_pro_closed"]["pattern_acc,none"] == pytest.approx(1.0)  # 11 of 11 read "dog"

@@ -14,7 +14,8 @@ module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subcla
 * A member task whose data is absent (our loaders raise errors marked ``skippable_in_group``) is built as an
   :class:`_Absent` stand-in, which its group's build then pops; the group counts it (the run state's
   ``group_absent_tasks``), and a group left with no member at all is an error (inside a larger group, left out
-  in turn).
+  in turn). An error also marked ``expected_absent`` (a task for rows the data may well not have) is not
+  counted, and logged at INFO.
 * Each group of ours becomes an :class:`AudioGroup`: with ``metadata: {aggregate_over: subgroups}`` (AIR-Bench's
   average of categories) lm-eval's own arithmetic averages its direct children instead of its leaf tasks, and a
   group averaging fewer tasks than it lists says so in its alias and results.
@@ -163,7 +164,8 @@ def _drop_absent(group) -> list[_Absent]:
         if isinstance(child, _Absent):
             group.pop(name)
             popped.append(child)
-            run_state.current().add("group_absent_tasks", str(group.name), len(child.leaves))
+            if not getattr(child.error, "expected_absent", False):
+                run_state.current().add("group_absent_tasks", str(group.name), len(child.leaves))
         elif hasattr(child, "child_names"):
             inner = _drop_absent(child)
             popped += inner
@@ -227,7 +229,9 @@ def on_task_factory(module) -> None:
                 take_notes(data_notes.of(e))
                 if not in_a_group or not getattr(e, "skippable_in_group", False):
                     raise
-                log.warning("left out of its group: %s", e)
+                # A task for rows the data may not have (``expected_absent``) is no loss to its group.
+                log.log(logging.INFO if getattr(e, "expected_absent", False) else logging.WARNING,
+                        "left out of its group: %s", e)
                 return _Absent(e)
             finally:
                 groups_under_way[0] -= is_group
