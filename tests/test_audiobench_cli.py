@@ -195,6 +195,26 @@ def test_sweep_reports_the_spread_across_templates(tiny_qwen2_audio, snapshot, t
     assert not math.isnan(_metric(res, asr, "wer"))
 
 
+def test_figure2_runs_an_asr_task_under_each_of_the_papers_prompts(tiny_qwen2_audio, snapshot, tmp_path):
+    """prompt_mode=figure2: every item under the paper's three prompts; each prompt's WER in the results (the
+    figure's bars), the spread across them as for sweep."""
+    from lm_eval_audio.tasks.audiobench.templates import FIGURE2_ASR_PROMPTS
+
+    out = tmp_path / "out"
+    asr = "audiobench_librispeech_test_clean"
+    _ok(_lm_eval(tiny_qwen2_audio, asr, _env(snapshot), "--batch_size", "16", "--output_path", str(out),
+                 "--log_samples", "--metadata", json.dumps({"prompt_mode": "figure2"})))
+    res = results_json(out)
+    samples = _samples(out, asr)
+    assert len(samples) == ROWS * 3
+    assert {s["doc"]["template_id"]: s["doc"]["instruction"] for s in samples} == {
+        k: FIGURE2_ASR_PROMPTS[k - 1] for k in (1, 2, 3)}
+    per_prompt = res["lm_eval_audio_data"]["audiobench_template_scores"][f"{asr}/wer"]
+    assert per_prompt == {str(k): pytest.approx(_wer_from_samples(samples, k)) for k in (1, 2, 3)}
+    assert _metric(res, asr, "wer_template_max") == pytest.approx(max(per_prompt.values()))
+    assert res["lm_eval_audio_data"]["audiobench_prompts"][asr]["prompt_mode"] == "figure2"
+
+
 def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_qwen2_audio, snapshot, tmp_path):
     proc = _ok(_lm_eval(tiny_qwen2_audio, "audiobench_ac", _env(snapshot), "--output_path", str(tmp_path / "ac")))
     res = results_json(tmp_path / "ac")

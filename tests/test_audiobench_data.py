@@ -152,6 +152,32 @@ def test_template_draw_is_seeded_per_item_and_prompt_modes(tmp_path):
         _load(tmp_path, "voxceleb_gender_test", prompt_mode="random")
 
 
+def test_figure2_asks_the_papers_three_asr_prompts_verbatim(tmp_path):
+    """AudioBench's Figure 2 caption: Prompt 1-3 {"Turn the speech input into a text transcription", "Recognize the
+    speech and give me the transcription", "Decode the audio and give me the written transcriptions."}."""
+    from lm_eval_audio.tasks.audiobench.templates import FIGURE2_ASR_PROMPTS
+
+    assert FIGURE2_ASR_PROMPTS == ("Turn the speech input into a text transcription",
+                                   "Recognize the speech and give me the transcription",
+                                   "Decode the audio and give me the written transcriptions.")
+    write_audiobench(tmp_path, "librispeech_test_clean", _rows(3))
+    notes = DataNotes()
+    docs = _load(tmp_path, "librispeech_test_clean", notes, prompt_mode="figure2")
+    assert [(d["row"], d["template_id"], d["instruction"], d["prompt_mode"]) for d in docs] == [
+        (r, k, FIGURE2_ASR_PROMPTS[k - 1], "figure2") for r in range(3) for k in (1, 2, 3)]
+    assert utils._sweeping(docs[0])  # the spread across the three, and each prompt's WER, as for sweep
+    assert notes.entries["audiobench_prompts"]["audiobench_librispeech_test_clean"]["source"].endswith("Figure 2 caption")
+    second = _load(tmp_path, "librispeech_test_clean", prompt_mode="figure2:2")
+    assert {(d["template_id"], d["instruction"], d["prompt_mode"]) for d in second} == {
+        (2, FIGURE2_ASR_PROMPTS[1], "figure2:2")} and len(second) == 3
+    with pytest.raises(audiobench.AudioBenchDataError, match="prompt_mode='figure2:4' is not an option"):
+        _load(tmp_path, "librispeech_test_clean", prompt_mode="figure2:4")
+    write_audiobench(tmp_path, "voxceleb_gender_test", _rows(2))
+    with pytest.raises(audiobench.AudioBenchDataError, match="figure2 is the paper's ASR prompt test; "
+                       "audiobench_voxceleb_gender_test is a GR task"):
+        _load(tmp_path, "voxceleb_gender_test", prompt_mode="figure2")
+
+
 # sha256 of "\n".join(official entries) per pool, checked against AudioLLMs/AudioBench at
 # e991641 (current files) and b30fdf8 (paper-era entries no longer in the current pools).
 OFFICIAL_POOL_DIGESTS = {

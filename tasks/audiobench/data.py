@@ -32,7 +32,13 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
-from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT, TOOLKIT_TEMPLATES
+from lm_eval_audio.tasks.audiobench.templates import (
+    FIGURE2_ASR_PROMPTS,
+    FIGURE2_SOURCE,
+    POOLS,
+    TOOLKIT,
+    TOOLKIT_TEMPLATES,
+)
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -130,25 +136,32 @@ class DatasetAbsent(AudioBenchDataError):
 
 @dataclass(frozen=True)
 class PromptMode:
-    kind: str  # "seeded", "sweep" or "fixed"
-    template: int | None = None  # for fixed
+    kind: str  # "seeded", "sweep", "fixed" or "figure2" (the paper's three ASR prompts)
+    template: int | None = None  # for fixed, and figure2:K
 
     def __str__(self) -> str:
-        return f"fixed:{self.template}" if self.kind == "fixed" else self.kind
+        return self.kind if self.template is None else f"{self.kind}:{self.template}"
+
+    @property
+    def recorded(self) -> str:
+        """What each document says of it (``prompt_mode``): figure2's with its prompt, so that the three-prompt
+        run is told from a one-prompt run."""
+        return str(self) if self.kind == "figure2" else self.kind
 
 
 def prompt_mode(metadata: dict) -> PromptMode:
     raw = str(metadata.get("prompt_mode") or "seeded").strip()
-    if raw in ("seeded", "sweep"):
+    if raw in ("seeded", "sweep", "figure2"):
         return PromptMode(raw)
-    if raw.startswith("fixed:"):
-        try:
-            return PromptMode("fixed", int(raw.split(":", 1)[1]))
-        except ValueError:
-            pass
+    kind, _, number = raw.partition(":")
+    if kind in ("fixed", "figure2") and number.strip().lstrip("-").isdigit():
+        mode = PromptMode(kind, int(number))
+        if kind == "fixed" or 1 <= mode.template <= len(FIGURE2_ASR_PROMPTS):
+            return mode
     raise AudioBenchDataError(
         f"--metadata prompt_mode={raw!r} is not an option: use seeded (the default: one template per item, "
-        "drawn with prompt_seed), sweep (every template for every item) or fixed:K (template K, from 0)"
+        "drawn with prompt_seed), sweep (every template for every item), fixed:K (template K, from 0), or, on the "
+        "ASR tasks, figure2 (the paper's three Figure 2 prompts for every item) or figure2:K (its prompt K, 1-3)"
     )
 
 
@@ -358,6 +371,9 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
     dataset = DATASETS[name]
     task = f"audiobench_{name}"
     mode = prompt_mode(metadata)
+    if mode.kind == "figure2" and dataset.task_type != "ASR":
+        raise AudioBenchDataError(f"{task}: prompt_mode={mode} is the paper's ASR prompt test; {task} is a "
+                                  f"{dataset.task_type} task: run it on the ASR tasks (audiobench_asr)")
     seed = _number(metadata, "prompt_seed", DEFAULT_PROMPT_SEED, int)
     window = chunk_seconds(metadata)
     source = dataset_source(metadata, dataset, notes)
@@ -405,7 +421,9 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
                 "audio_problem": problem,
                 "other_attributes": other if isinstance(other, str) or other is None else json.dumps(other, default=str),
             }
-            if dataset.pool is None:
+            if mode.kind == "figure2":
+                prompts = [(k, FIGURE2_ASR_PROMPTS[k - 1]) for k in ([mode.template] if mode.template else (1, 2, 3))]
+            elif dataset.pool is None:
                 own = values["instruction"]
                 prompts = [(-1, mcq_prompt(own, values["choices"]) if dataset.mcq else own)]
             else:
@@ -415,7 +433,7 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
             chunked += plan is not None
             for template_id, instruction in prompts:
                 question = values[dataset.judge_question_column] if dataset.judge_question_column else instruction
-                doc = {**base, "template_id": template_id, "prompt_mode": mode.kind, "instruction": instruction,
+                doc = {**base, "template_id": template_id, "prompt_mode": mode.recorded, "instruction": instruction,
                        "judge_question": question, "recording": f"{name}/{row_id}/{template_id}"}
                 for index, (start, end) in enumerate(plan or [(None, None)]):
                     docs.append({
@@ -433,7 +451,10 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
                     "%s%s", task, len(invalid), "; ".join(invalid[:10]), " ..." if len(invalid) > 10 else "")
     if not docs:
         raise AudioBenchDataError(f"{task}: {folder} has no usable item; download AudioLLMs/{dataset.repo} again")
-    if dataset.pool is not None:
+    if mode.kind == "figure2":
+        notes.note("audiobench_prompts", task, {"prompt_mode": str(mode), "source": FIGURE2_SOURCE,
+                                                "prompts": {k: FIGURE2_ASR_PROMPTS[k - 1] for k in (1, 2, 3)}})
+    elif dataset.pool is not None:
         drawn_from = TOOLKIT_TEMPLATES[dataset.pool] if mode.kind == "seeded" else len(POOLS[dataset.pool])
         notes.note("audiobench_prompts", task, {
             "prompt_mode": str(mode), "prompt_seed": seed, "pool": dataset.pool, "templates": drawn_from,

@@ -70,6 +70,8 @@ def spread(name, per_item, combine):
         for template_id, value in per_item(items, task):
             by_template.setdefault(template_id, []).append((template_id, value))
         scores = {t: combine(v) for t, v in sorted(by_template.items())}
+        if report:  # each template's own number (Figure 2 plots one per prompt)
+            task.note("audiobench_template_scores", f"{task.name}/{name}", {str(t): v for t, v in scores.items()})
         unscored = [t for t, score in scores.items() if math.isnan(score)]
         if unscored and report:
             task.note("audiobench_sweep_unscored_templates", f"{task.name}/{name}", unscored)

@@ -293,3 +293,15 @@ TOOLKIT = "AudioLLMs/AudioBench@e991641"
 TOOLKIT_TEMPLATES: dict[str, int] = {
     name: len(blocks[0][1]) if blocks[0][0].startswith(TOOLKIT + " ") else 0 for name, blocks in SOURCES.items()
 }
+
+# The three ASR prompts of the paper's prompt-sensitivity test (arXiv 2406.16020, Figure 2), verbatim from the
+# figure's caption: "Prompt 1-3: {...}" (the first two without a full stop, as there). The body text quotes the
+# third as "Decode the audio and give me the written transcripts," (transcripts, not transcriptions): the
+# caption's list is used. ``prompt_mode=figure2`` asks every item of an ASR task with each; ``figure2:K`` with
+# prompt K (1-3, the paper's numbering, which is also their template_id).
+FIGURE2_SOURCE = "AudioBench paper (arXiv 2406.16020), Figure 2 caption"
+FIGURE2_ASR_PROMPTS: tuple[str, ...] = (
+    "Turn the speech input into a text transcription",
+    "Recognize the speech and give me the transcription",
+    "Decode the audio and give me the written transcriptions.",
+)

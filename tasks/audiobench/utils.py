@@ -89,7 +89,7 @@ def process_judged(doc, results, task):
 
 def _sweeping(doc) -> bool:
     # a dataset that asks each item its own instruction has no templates to spread over
-    return doc["prompt_mode"] == "sweep" and doc["template_id"] >= 0
+    return doc["prompt_mode"] in ("sweep", "figure2") and doc["template_id"] >= 0
 
 
 # --- per-item values, then combined --------------------------------------------------------
