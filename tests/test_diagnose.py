@@ -371,3 +371,17 @@ def test_a_groups_row_pools_its_tasks_documents():
     text = paper_tables([row], [2])
     assert "| benchmark | metric | n | Full | None | R_TP | R_2 | TS % | FS % | XS % | AH % | UN % | XS/(FS+XS) % |" in text
     assert "| bench | official_acc | 5 | 60.0 | 40.0 | 0.67 | 16.7 | 20.0 | 20.0 | 20.0 | 20.0 | 20.0 | 50.0 |" in text
+
+
+@pytest.mark.parametrize("command", ["diagnose", "judge", "download"])
+def test_our_commands_read_metadata_as_lm_eval_does_and_refuse_bad_json_in_one_line(command, capsys):
+    from lm_eval_audio.analysis import diagnose, rejudge
+    from lm_eval_audio.harness import data_download
+
+    main, first = {"diagnose": (diagnose.main, ["--model", "cascade", "--tasks", "t"]),
+                   "judge": (rejudge.main, ["samples.jsonl"]),
+                   "download": (data_download.main, ["--tasks", "t"])}[command]
+    for bad, said in (("{x", "argument --metadata: not JSON"), ("[1]", "argument --metadata: must be a JSON object")):
+        with pytest.raises(SystemExit) as stop:
+            main([*first, "--metadata", bad])
+        assert stop.value.code == 2 and said in capsys.readouterr().err

@@ -44,6 +44,7 @@ from dataclasses import asdict
 from lm_eval_audio.analysis.diagnose_render import plot, table
 from lm_eval_audio.analysis.diagnose_runner import evaluate_conditions
 from lm_eval_audio.analysis.diagnose_scores import DEFAULT_FRAGMENTS, diagnose_runs, fragment_counts
+from lm_eval_audio.endpoints.model_args import metadata_json
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lm-eval request cache (default: <output_path>/<model>/request_cache/<hash of the model "
                         "arguments>/requests)")
     p.add_argument("--limit", type=float, default=None)
-    p.add_argument("--metadata", default=None, help="JSON, as lm_eval's --metadata (judge settings, data folders)")
+    p.add_argument("--metadata", type=metadata_json, default={},
+                   help="JSON, as lm_eval's --metadata (judge settings, data folders)")
     p.add_argument("--include_path", default=None)
     p.add_argument("--batch_size", default="1")
     p.add_argument("--device", default=None)

@@ -4,7 +4,6 @@ each run saved as ``lm_eval --output_path ... --log_samples`` saves it, all keye
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 
@@ -32,7 +31,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     given = simple_parse_args_string(model_args)
     if "audio" in given:
         raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
-    metadata = json.loads(args.metadata) if args.metadata else {}
+    metadata = dict(args.metadata)  # a copy: the judge setting below is this run's
     from lm_eval_audio.judges import judge_config
 
     if "smoke_test_judge" not in metadata and judge_config.resolve(metadata) is None:

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from lm_eval_audio.storage import jsonl
+from lm_eval_audio.endpoints.model_args import metadata_json
 
 _SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
 
@@ -112,16 +113,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("samples", nargs="+", type=Path, help="samples_<task>_<timestamp>.jsonl files of one run")
     parser.add_argument("--output_path", type=Path, help="where to write results, samples and judge logs")
     parser.add_argument("--include_path", help="as lm_eval's: a folder of your own task YAMLs")
-    parser.add_argument("--metadata", default="{}", help="JSON, as lm_eval's --metadata (judge_model, the benchmarks' data folders, ...)")
+    parser.add_argument("--metadata", type=metadata_json, default={},
+                        help="JSON, as lm_eval's --metadata (judge_model, the benchmarks' data folders, ...)")
     args = parser.parse_args(argv)
 
     from lm_eval_audio.harness import startup
 
     startup.install()
-    try:
-        metadata = json.loads(args.metadata)
-    except json.JSONDecodeError as e:
-        parser.error(f"--metadata is not JSON: {e}")
+    metadata = args.metadata
     for path in args.samples:
         if not path.is_file():
             parser.error(f"{path}: no such samples file")

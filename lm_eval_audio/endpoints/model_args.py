@@ -1,4 +1,5 @@
-"""Reading ``--model_args`` values: each wrong one is an error that names the argument.
+"""Reading ``--model_args`` values (and our commands' ``--metadata``): each wrong one is an error that names the
+argument.
 
 lm-eval hands model arguments over as the strings (or the numbers and booleans it guessed)
 that followed ``key=``; a typo such as ``check_model=flase`` must not quietly mean true.
@@ -25,6 +26,21 @@ KEY_ARGUMENTS = {
 KEY_VARIABLES = ("OPENAI_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 # The shapes of OpenAI, Hugging Face and Google keys, whatever argument carries them.
 KEY_SHAPE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{16,}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_\-]{30,})")
+
+
+def metadata_json(text: str) -> dict:
+    """An argparse ``type`` for the ``--metadata`` of our own commands (download, judge, diagnose), read as
+    lm_eval reads its own: a JSON object. argparse turns the error into one line naming the option."""
+    import argparse
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise argparse.ArgumentTypeError(f"not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"must be a JSON object, got {text!r}")
+    return value
 
 
 def as_bool(who: str, name: str, value) -> bool:

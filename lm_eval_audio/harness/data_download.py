@@ -10,8 +10,9 @@ the run evaluates (``--limit`` as lm_eval's). A dry run fetches only the small m
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+
+from lm_eval_audio.endpoints.model_args import metadata_json
 
 
 def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[str]:
@@ -61,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="lm-eval-audio download", description=__doc__.split("\n\n")[0])
     parser.add_argument("--tasks", required=True, help="as lm_eval's: comma-separated tasks or groups")
     parser.add_argument("--limit", type=float, default=None, help="as lm_eval's: only the clips of the first N documents")
-    parser.add_argument("--metadata", default="{}", help="as lm_eval's (revision=, revisions=, local data folders)")
+    parser.add_argument("--metadata", type=metadata_json, default={},
+                        help="JSON, as lm_eval's (data_revision, data_revisions, local data folders)")
     parser.add_argument("--include_path", default=None, help="as lm_eval's: a folder of your own task YAMLs")
     parser.add_argument("--dry_run", action="store_true", help="list the files and sizes; fetch nothing but metadata")
     args = parser.parse_args(argv)
@@ -72,10 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     from lm_eval_audio.benchmarks import hub_data, registry
     from lm_eval_audio.harness.cli_patches import user_error_message
 
-    try:
-        metadata = json.loads(args.metadata)
-    except json.JSONDecodeError as e:
-        parser.error(f"--metadata is not JSON: {e}")
+    metadata = args.metadata
     names = [t.strip() for t in args.tasks.split(",") if t.strip()]
     ours = registry.by_benchmark(names, args.include_path or ())
     unknown = [t for t in names if not any(t in n for n in ours.values())]
