@@ -370,6 +370,8 @@ def test_mmau_hub_rows_that_differ_from_the_official_questions_are_recorded(hub,
             record["items_without_a_row_first"], record["rows_without_an_item_first"], record["clips_written"]) == \
         (1, [changed], 1, [dropped], ["not-an-item"], 999)
     assert "1 row(s) with other text, 1 item(s) with no row" in caplog.text
+    assert notes.entries["sources"]["MMAU test-mini"]["differences_from_metadata"] == {"differing": 1,
+                                                                                        "items_without_a_row": 1}
     doc = next(d for d in docs if d["uniq_id"] == dropped)
     assert doc["audio_problem"].startswith("missing audio file")
 

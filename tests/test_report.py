@@ -213,7 +213,8 @@ def test_the_report_says_where_each_runs_data_came_from(tmp_path):
                            "commit": commit, "metadata": {"file": "mmau-test-mini.json", "from": "github.com/Sakshi113/MMAU",
                                                           "commit": "110127f54c0dfba3faa5ec9feee4a7e4148679c5"},
                            "hub_rows_against_metadata": {"metadata_items": 1000, "differing": 2, "items_without_a_row": 0,
-                                                         "differing_first": ["x", "y"]}}}}
+                                                         "differing_first": ["x", "y"]},
+                           "differences_from_metadata": {"differing": 2}}}}
     results.write_text(json.dumps(data))
     proc = run_cli(["lm-eval-audio", "report", str(folder), "--output", str(tmp_path / "report")])
     assert proc.returncode == 0, proc.stderr

@@ -199,9 +199,7 @@ def data_source_text(record: dict) -> str:
         meta = record.get("metadata")
         if isinstance(meta, dict):  # questions from another file than the repository's (bundled with the task)
             text += f"; questions: {meta.get('file')} from {meta.get('from')}@{str(meta.get('commit'))[:12]}"
-        check = record.get("hub_rows_against_metadata") or {}
-        off = {k: v for k, v in check.items() if isinstance(v, int) and v and k in (
-            "differing", "items_without_a_row", "repeated_rows", "rows_without_audio")}
+        off = record.get("differences_from_metadata") or {}  # what the data said otherwise than those questions
         if off:
             text += "; against them: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in off.items())
         return text

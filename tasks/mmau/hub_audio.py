@@ -129,10 +129,15 @@ def write_layout(parquets: list[Path], folder: Path) -> None:
     (folder / CHECK_FILE).write_text(json.dumps(check, indent=1))
 
 
+# What a Hub row can do otherwise than its JSON item; the first four change what the run has to score with
+_PROBLEMS = ("differing", "items_without_a_row", "repeated_rows", "rows_without_audio")
+_KINDS = (*_PROBLEMS[:2], "rows_without_an_item", *_PROBLEMS[2:])
+
+
 def _summary(check: dict) -> dict:
     """What the results record of the comparison: counts, and the first ids of each kind."""
     out = {k: check[k] for k in ("metadata_items", "hub_rows", "clips_written")}
-    for key in ("differing", "items_without_a_row", "rows_without_an_item", "repeated_rows", "rows_without_audio"):
+    for key in _KINDS:
         ids = list(check[key])
         out[key] = len(ids)
         if ids:
@@ -141,14 +146,12 @@ def _summary(check: dict) -> dict:
 
 
 @functools.lru_cache(maxsize=None)  # once per run (each task of a group reads the folder)
-def _warn_once(check_file: str, name: str, label: str, counts: tuple) -> None:
-    check = dict(counts)
-    if any(check[k] for k in ("differing", "items_without_a_row", "repeated_rows", "rows_without_audio")):
-        log.warning("%s: %s differs from the official mmau-test-mini.json: %d row(s) with other text, %d item(s) "
-                    "with no row, %d repeated row(s), %d row(s) without audio (the items are scored from the JSON; "
-                    "an item without a clip is scored wrong and counted in audio_missing); the ids are in %s", name,
-                    label, check["differing"], check["items_without_a_row"], check["repeated_rows"],
-                    check["rows_without_audio"], check_file)
+def _warn_once(check_file: str, name: str, label: str, problems: tuple) -> None:
+    counts = dict(problems)
+    log.warning("%s: %s differs from the official mmau-test-mini.json: %d row(s) with other text, %d item(s) with no "
+                "row, %d repeated row(s), %d row(s) without audio (the items are scored from the JSON; an item "
+                "without a clip is scored wrong and counted in audio_missing); the ids are in %s", name, label,
+                *(counts.get(k, 0) for k in _PROBLEMS), check_file)
 
 
 @dataclass(frozen=True)
@@ -167,11 +170,14 @@ class ParquetClips:
         folder = snapshot.built(parquets, write_layout, "test-mini-audios", layout.name,
                                 doing=f"writing the clips of {', '.join(parquets)}", version=f"{_VERSION} {digest}")
         check = _summary(json.loads((folder / CHECK_FILE).read_text()))
-        _warn_once(str(folder / CHECK_FILE), layout.name, snapshot.label, tuple((k, v) for k, v in check.items() if isinstance(v, int)))
+        problems = {k: check[k] for k in _PROBLEMS if check[k]}
+        if problems:
+            _warn_once(str(folder / CHECK_FILE), layout.name, snapshot.label, tuple(problems.items()))
         details = {
             "metadata": {"file": METADATA.name, "from": "github.com/Sakshi113/MMAU", "commit": METADATA_COMMIT,
                          "last_changed_in": METADATA_CHANGED_IN, "sha256": digest, "bundled": True},
             "audio": "each row's context bytes, written to the path its item's audio_id names",
             "hub_rows_against_metadata": check,
+            "differences_from_metadata": problems,  # what report prints beside the source
         }
         return folder, details
