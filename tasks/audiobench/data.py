@@ -154,9 +154,12 @@ def prompt_mode(metadata: dict) -> PromptMode:
     if raw in ("seeded", "sweep", "figure2"):
         return PromptMode(raw)
     kind, _, number = raw.partition(":")
-    if kind in ("fixed", "figure2") and number.strip().lstrip("-").isdigit():
-        mode = PromptMode(kind, int(number))
-        if kind == "fixed" or 1 <= mode.template <= len(FIGURE2_ASR_PROMPTS):
+    if kind in ("fixed", "figure2"):
+        try:
+            mode = PromptMode(kind, int(number))
+        except ValueError:
+            mode = None
+        if mode and (kind == "fixed" or 1 <= mode.template <= len(FIGURE2_ASR_PROMPTS)):
             return mode
     raise AudioBenchDataError(
         f"--metadata prompt_mode={raw!r} is not an option: use seeded (the default: one template per item, "
@@ -422,7 +425,7 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
                 "other_attributes": other if isinstance(other, str) or other is None else json.dumps(other, default=str),
             }
             if mode.kind == "figure2":
-                prompts = [(k, FIGURE2_ASR_PROMPTS[k - 1]) for k in ([mode.template] if mode.template else (1, 2, 3))]
+                prompts = [(k, p) for k, p in enumerate(FIGURE2_ASR_PROMPTS, 1) if mode.template in (None, k)]
             elif dataset.pool is None:
                 own = values["instruction"]
                 prompts = [(-1, mcq_prompt(own, values["choices"]) if dataset.mcq else own)]
@@ -453,7 +456,7 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
         raise AudioBenchDataError(f"{task}: {folder} has no usable item; download AudioLLMs/{dataset.repo} again")
     if mode.kind == "figure2":
         notes.note("audiobench_prompts", task, {"prompt_mode": str(mode), "source": FIGURE2_SOURCE,
-                                                "prompts": {k: FIGURE2_ASR_PROMPTS[k - 1] for k in (1, 2, 3)}})
+                                                "prompts": dict(enumerate(FIGURE2_ASR_PROMPTS, 1))})
     elif dataset.pool is not None:
         drawn_from = TOOLKIT_TEMPLATES[dataset.pool] if mode.kind == "seeded" else len(POOLS[dataset.pool])
         notes.note("audiobench_prompts", task, {
