@@ -15,8 +15,12 @@ import json
 from lm_eval_audio.storage.text_store import TextStore
 
 
-def cache_key(model: str, messages: list[dict], params: dict, attempt: int) -> str:
+def cache_key(model: str, messages: list[dict], params: dict, attempt: int, sample: int = 0) -> str:
+    """``sample``: which of several independent replies to the same messages (VoiceBench's judge asks for three);
+    the first one's key is what it was before samples were counted, so caches made then are still read."""
     payload = {"model": model, "messages": messages, "params": params, "attempt": attempt}
+    if sample:
+        payload["sample"] = sample
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

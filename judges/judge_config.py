@@ -23,6 +23,7 @@ SETTINGS = {
     "judge_cache": ("LM_EVAL_AUDIO_JUDGE_CACHE", str, None),
     "judge_temperature": ("LM_EVAL_AUDIO_JUDGE_TEMPERATURE", float, 0.0),
     "judge_max_tokens": ("LM_EVAL_AUDIO_JUDGE_MAX_TOKENS", int, 1024),
+    "judge_top_p": ("LM_EVAL_AUDIO_JUDGE_TOP_P", float, None),  # None: not sent (the server's default)
     "judge_timeout": ("LM_EVAL_AUDIO_JUDGE_TIMEOUT", float, 120.0),
     "judge_max_retries": ("LM_EVAL_AUDIO_JUDGE_MAX_RETRIES", int, 6),
     "judge_retry_base_seconds": ("LM_EVAL_AUDIO_JUDGE_RETRY_BASE_SECONDS", float, 1.0),
@@ -48,6 +49,7 @@ class JudgeConfig:
     cache_path: str = ""
     temperature: float = 0.0
     max_tokens: int = 1024
+    top_p: float | None = None
     timeout: float = 120.0
     max_retries: int = 6
     retry_base_seconds: float = 1.0
@@ -56,7 +58,10 @@ class JudgeConfig:
 
     def request_params(self) -> dict:
         """What, besides the model and the messages, decides a judge reply (the cache key)."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens}
+        params = {"temperature": self.temperature, "max_tokens": self.max_tokens}
+        if self.top_p is not None:  # only where set: the keys of judges without it stay as they were
+            params["top_p"] = self.top_p
+        return params
 
     def public(self) -> dict:
         """For the results JSON and logs: no key, and no credentials inside the URL."""
@@ -120,6 +125,7 @@ def resolve(metadata: dict | None = None) -> JudgeConfig | None:
         cache_path=values["judge_cache"] or default_cache_path(),
         temperature=values["judge_temperature"],
         max_tokens=values["judge_max_tokens"],
+        top_p=values["judge_top_p"],
         timeout=values["judge_timeout"],
         max_retries=values["judge_max_retries"],
         retry_base_seconds=values["judge_retry_base_seconds"],

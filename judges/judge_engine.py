@@ -41,6 +41,7 @@ class JudgeRequest:
     messages: list[dict]
     parse: Callable[[str], Any] | None = None  # overrides the run's parser for this request
     reask: str | None = None  # the follow-up message after an unparsable reply
+    sample: int = 0  # the k-th of several independent replies to the same messages (a cache key of its own)
 
 
 @dataclass
@@ -155,7 +156,7 @@ class JudgeEngine:
         outcome = JudgeOutcome(request.item_id, request.messages)
         messages = list(request.messages)
         for attempt in range(cfg.max_parse_attempts):
-            key = cache_key(cfg.model, messages, cfg.request_params(), attempt)
+            key = cache_key(cfg.model, messages, cfg.request_params(), attempt, request.sample)
             async with asking[key]:
                 reply = self.cache.get(key)
                 if reply is not None:

@@ -39,7 +39,8 @@ def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     ``run_state.TaskScoring``, remembers them).
 
     ``requests_for(item)`` lists ``(pass_name, messages, parse_or_None, reask)`` for an
-    item, whose ``uniq_id`` names it in logs and request ids. Returns, per item, a dict
+    item (and a fifth element, the sample number, where several independent replies to the same messages are
+    wanted), whose ``uniq_id`` names it in logs and request ids. Returns, per item, a dict
     from pass name to the engine's outcome (``.parsed`` is None when judging failed).
     """
     return task.remembered(kind, items, lambda: _judge(kind, task.name, task.state, config, items, requests_for,
@@ -54,8 +55,8 @@ def _judge(kind, task: str, state, config, items, requests_for, parse, desc, pro
         response = item.get("response")
         if isinstance(response, str) and len(response) > MAX_ANSWER_CHARS:
             item, cut = {**item, "response": bounded_answer(response)}, cut + 1
-        for pass_name, messages, parse_one, reask in requests_for(item):
-            requests.append(JudgeRequest(f"{item['uniq_id']}:{pass_name}", messages, parse_one, reask))
+        for pass_name, messages, parse_one, reask, *sample in requests_for(item):
+            requests.append(JudgeRequest(f"{item['uniq_id']}:{pass_name}", messages, parse_one, reask, *sample))
             owners.append((index, pass_name))
     outcomes, stats = engine.run(requests, parse, desc=f"{desc} [{task}]")
     engine.cache.close()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from lm_eval_audio.audio.conditions import FULL, AudioCondition, mark, without_audio
 from lm_eval_audio.audio.markers import decode_chat_context
-from lm_eval_audio.audio.refs import AudioError, unavailable_reason
+from lm_eval_audio.audio.refs import AudioError, is_text_instead, unavailable_reason
 
 
 @dataclass
@@ -63,6 +63,8 @@ def split_request(
                 f"request {index} of an audio task carries no audio (doc_to_audio gave nothing for this "
                 f"document; prompt starts {str(context)[:80]!r}); fix the data or the task's doc_to_audio"
             )
+    if refs and all(map(is_text_instead, refs)):
+        return RequestParts(index, context, second, audio_task=True)  # text in place of the audio, by design
     reasons = [r for r in map(unavailable_reason, refs) if r]
     if reasons:
         # Skipped under every condition, so that each condition scores the same items.

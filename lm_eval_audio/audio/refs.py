@@ -27,6 +27,20 @@ from typing import Any
 from lm_eval_audio.audio.errors import AudioError
 
 
+# A document given as text on purpose (VoiceBench's text modality): its task's doc_to_audio returns
+# ``[text_instead(why)]``, which no wrapper reads as a clip: the request is asked as an audio task's prompt without
+# its audio (``audio=none``'s way), where an empty doc_to_audio is refused as missing data.
+TEXT_INSTEAD = "text_instead_of_audio"
+
+
+def text_instead(why: str) -> dict:
+    return {TEXT_INSTEAD: why}
+
+
+def is_text_instead(ref: Any) -> bool:
+    return isinstance(ref, dict) and bool(ref.get(TEXT_INSTEAD))
+
+
 def normalize(ref: Any) -> dict:
     """Return the reference as a dict with exactly one of path / bytes / array."""
     if isinstance(ref, (str, os.PathLike)):
@@ -166,6 +180,6 @@ def cache_key_args(args: tuple) -> list:
         if isinstance(arg, dict) and "audio" in arg:
             audio = arg["audio"]
             refs = audio if isinstance(audio, (list, tuple)) else [audio]
-            arg = {**arg, "audio": [{"sha256": content_digest(r)} for r in refs]}
+            arg = {**arg, "audio": [dict(r) if is_text_instead(r) else {"sha256": content_digest(r)} for r in refs]}
         out.append(arg)
     return out

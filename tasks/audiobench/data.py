@@ -293,40 +293,8 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
     for batch in batches:
         for c in text_cols:
             text[c].extend(batch.column(c).to_pylist())
-        cells = batch.column("context")
-        data, paths = cells.field("bytes"), cells.field("path")
-        for i in range(len(cells)):
-            if not cells[i].is_valid:
-                audio.append((None, "the audio cell is empty (null)"))
-            elif data[i].is_valid and len(data[i].as_buffer()) > 0:
-                audio.append(_audio_info(data[i].as_buffer()))
-            elif paths[i].is_valid and paths[i].as_py():
-                audio.append((None, ""))  # a file beside the table: decoded (and checked) when used
-            else:
-                audio.append((None, "the audio cell holds neither bytes nor a path"))
+        audio += tables.cell_checks(batch.column("context"))
     return text, audio
-
-
-def _audio_info(buffer) -> tuple[float | None, str]:
-    """(seconds or None, problem or "") of one encoded clip: from its header, or for a
-    codec libsndfile lacks by decoding it (ffmpeg)."""
-    import pyarrow as pa
-    import soundfile as sf
-
-    from lm_eval_audio.audio import decoding
-
-    try:
-        info = sf.info(pa.BufferReader(buffer))
-        frames, rate = info.frames, info.samplerate
-    except Exception:
-        try:
-            samples = decoding.load({"bytes": buffer.to_pybytes()}, 16000)
-        except decoding.AudioError as e:
-            return None, f"undecodable audio ({e})"
-        frames, rate = len(samples), 16000
-    if frames == 0:
-        return None, "the audio has zero samples"
-    return frames / rate, ""
 
 
 # --- prompts -------------------------------------------------------------------------

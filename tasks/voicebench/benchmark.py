@@ -1,0 +1,29 @@
+"""VoiceBench (arXiv 2410.17196, MatthewCYM/VoiceBench): what shared code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+
+
+def check_data(tasks: list[str], metadata: dict) -> None:
+    """The modality is one VoiceBench knows, and a local folder, where one is set, exists (the Hub's files are
+    fetched by each task as it loads: only the splits it reads)."""
+    import os
+    from pathlib import Path
+
+    from lm_eval_audio.tasks.voicebench import data
+
+    data.modality(metadata)
+    raw = metadata.get(data.METADATA_KEY) or os.environ.get(data.ENV)
+    if raw and any("_sample" not in t for t in tasks) and not Path(raw).expanduser().is_dir():
+        raise data.VoiceBenchDataError(f"VoiceBench data folder {raw!r} does not exist. " + data.HELP)
+
+
+BENCHMARK = Benchmark(
+    name="VoiceBench",
+    check_data=check_data,
+    count_metrics=("judge_failures", "judge_ties"),
+    rate_metrics={"unread_rate": "unread rate"},
+    without_judge="VoiceBench: the rule-scored sets (MMSU, OpenBookQA, BBH, IFEval, AdvBench); the open-ended "
+                  "sets and SD-QA's gpt_acc are answered and logged, not scored",
+    judge_metrics=("gpt_score", "gpt_acc"),
+    headline_metrics=("leaderboard_score", "official_acc", "gpt_score", "gpt_acc", "ifeval_final", "refusal_rate"),
+)

@@ -1,0 +1,208 @@
+"""VoiceBench's data in its official layout: the Hub dataset ``hlt-lab/voicebench``, one folder per config holding
+its splits as parquet files, ``<config>/<split>-0000i-of-0000N.parquet`` (what the official ``main.py`` loads
+with ``load_dataset('hlt-lab/voicebench', config, split=split)``).
+
+Every config has ``audio`` (a Hugging Face ``Audio`` cell) and ``prompt`` (the text of what is said: the judge's
+instruction, and the input of the ``text`` modality). Besides them: ``reference`` (sd-qa, openbookqa, mmsu, bbh),
+``id`` (bbh, naming the BBH task), ``key``, ``instruction_id_list`` and ``kwargs`` (ifeval). A task reads one split
+of one config, and a run fetches only the parquet files of the splits it reads.
+
+Where the data comes from: ``VOICEBENCH_DATA_DIR`` (or ``voicebench_data_dir`` in ``--metadata``), a folder in the
+same layout (a ``snapshot_download`` of the repository), else the Hub at the pinned or current commit.
+
+Modality (``--metadata '{"voicebench_modality": "text"}'``): ``audio`` (the default) gives the model the clip and
+no text, as ``main.py --modality audio`` does; ``text`` gives it the ``prompt`` text and no clip (``--modality
+text``). The same tasks, the same scoring: two runs side by side in ``lm-eval-audio report``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lm_eval_audio.audio import tables
+from lm_eval_audio.audio.refs import text_instead
+from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+
+log = logging.getLogger("lm_eval.audio.voicebench")
+
+REPO = "hlt-lab/voicebench"
+ENV, METADATA_KEY = "VOICEBENCH_DATA_DIR", "voicebench_data_dir"
+MODALITIES = ("audio", "text")
+SD_QA_ACCENTS = ("aus", "gbr", "ind_n", "ind_s", "irl", "kenya", "nga", "nzl", "phl", "usa", "zaf")
+MMSU_DOMAINS = ("law", "engineering", "other", "biology", "business", "economics", "health", "philosophy",
+                "psychology", "history", "chemistry", "physics")
+
+
+@dataclass(frozen=True)
+class Subset:
+    """One config of the dataset: the columns its evaluator reads besides ``audio`` and ``prompt``."""
+
+    config: str
+    scorer: str  # open, qa, mcq, bbh, ifeval, harm: the official evaluator (src/evaluator/<scorer>.py)
+    columns: tuple[str, ...] = ()
+
+
+SUBSETS = {s.config: s for s in (
+    Subset("alpacaeval", "open"), Subset("alpacaeval_full", "open"), Subset("commoneval", "open"),
+    Subset("wildvoice", "open"), Subset("sd-qa", "qa", ("reference",)),
+    Subset("openbookqa", "mcq", ("reference",)), Subset("mmsu", "mcq", ("reference",)),
+    Subset("bbh", "bbh", ("reference", "id")), Subset("ifeval", "ifeval", ("key", "instruction_id_list", "kwargs")),
+    Subset("advbench", "harm"),
+)}
+
+
+class VoiceBenchDataError(LayoutDataError):
+    """VoiceBench data that cannot be used; the message names the file and the fix."""
+
+
+HELP = ("Unset VOICEBENCH_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself "
+        "(`huggingface-cli download hlt-lab/voicebench --repo-type dataset --local-dir /data/voicebench`), then "
+        "`export VOICEBENCH_DATA_DIR=/data/voicebench` or pass --metadata '{\"voicebench_data_dir\": "
+        "\"/data/voicebench\"}'. The folder must hold <config>/<split>-*.parquet. To try the tasks without the "
+        "data, run the synthetic `voicebench_sample` group.")
+
+
+def sample_root() -> Path:
+    return Path(__file__).resolve().parent / "sample_data"
+
+
+def modality(metadata: dict) -> str:
+    value = str(metadata.get("voicebench_modality", "audio")).lower()
+    if value not in MODALITIES:
+        raise VoiceBenchDataError(f"voicebench_modality {value!r}: give audio (the clip, the default) or text "
+                                  "(the prompt's text in place of the clip, VoiceBench's text modality)")
+    return value
+
+
+def _pattern(config: str, split: str) -> str:
+    return f"{config}/{split}-*.parquet"
+
+
+def split_files(root: Path, config: str, split: str) -> list[Path]:
+    files = sorted((root / config).glob(f"{split}-*.parquet"))
+    if not files:
+        raise VoiceBenchDataError(f"voicebench: {root / config} holds no {split}-*.parquet: not a snapshot of "
+                                  f"{REPO} with config {config!r}, split {split!r}. " + HELP)
+    return files
+
+
+def data_source(config: str, split: str, metadata: dict, sample: bool) -> DataSource:
+    """The folder the split's files are in: the bundled sample, the local folder, or the Hub snapshot (only this
+    split's files fetched)."""
+    if sample:
+        return DataSource(sample_root(), None, tuple(p.relative_to(sample_root()).as_posix()
+                                                     for p in split_files(sample_root(), config, split)))
+    raw = metadata.get(METADATA_KEY) or os.environ.get(ENV)
+    if raw:
+        root = Path(raw).expanduser()
+        if not root.is_dir():
+            raise VoiceBenchDataError(f"VoiceBench data folder {str(root)!r} does not exist. " + HELP)
+        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in split_files(root, config, split)))
+    task = f"voicebench_{config.replace('-', '_')}"
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "VoiceBench", f"lm-eval-audio download --tasks {task}")
+    files = snapshot.matching(_pattern(config, split))
+    if not files:
+        raise VoiceBenchDataError(f"voicebench: {snapshot.label} lists no {_pattern(config, split)}: pin a revision "
+                                  "that has it (data_revision=)")
+    snapshot.fetch(files, task)
+    return DataSource(snapshot.root, snapshot)
+
+
+def _rows(path: Path, columns: list[str]):
+    """(the text columns of each row, (seconds, problem) of each row's clip) of one parquet file."""
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except Exception as e:  # pyarrow raises several kinds for a damaged file
+        raise VoiceBenchDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
+    names = parquet.schema_arrow.names
+    missing = [c for c in [*columns, "audio"] if c not in names]
+    if missing:
+        raise VoiceBenchDataError(f"{path} lacks the column(s) {', '.join(missing)} of {REPO}'s layout (it has "
+                                  f"{', '.join(names)}); download it again")
+    rows, clips = [], []
+    for batch in parquet.iter_batches(batch_size=8, columns=[*columns, "audio"]):
+        rows += batch.select(columns).to_pylist()
+        clips += tables.cell_checks(batch.column("audio"))
+    return rows, clips
+
+
+def _problem(subset: Subset, row: dict) -> str | None:
+    missing = [c for c in ("prompt", *subset.columns) if row.get(c) is None]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    if subset.scorer == "bbh" and str(row["reference"]).lower() not in ("yes", "no", "(a)", "(b)"):
+        return f"reference {row['reference']!r} is none of yes, no, (a), (b) (the official evaluator stops on it)"
+    if subset.scorer == "ifeval" and len(row["instruction_id_list"]) != len(row["kwargs"]):
+        return "instruction_id_list and kwargs differ in length"
+    return None
+
+
+def load_docs(config: str, split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    """The documents of one task: every row of ``config``'s ``split``; rows that cannot be evaluated, on ``notes``."""
+    if config not in SUBSETS:
+        raise VoiceBenchDataError(f"voicebench: unknown config {config!r}; known: {', '.join(SUBSETS)}")
+    subset, how = SUBSETS[config], modality(metadata)
+    label = f"VoiceBench {config}/{split}"
+    source = data_source(config, split, metadata, sample)
+    notes.note("sources", "VoiceBench" + (" sample" if sample else ""), source.record())
+    notes.note("voicebench_modality", label, how)
+    docs, invalid, no_audio = [], LeftOut(label, "row", notes), 0
+    columns = ["prompt", *subset.columns]
+    for path in split_files(source.root, config, split):
+        rows, clips = _rows(path, columns)
+        for row_index, (row, (_, problem)) in enumerate(zip(rows, clips)):
+            uid = f"{config}/{split}/{len(docs) + len(invalid.found)}"
+            bad = _problem(subset, row)
+            if bad:
+                invalid.add(row_index, uid, bad)
+                continue
+            if how == "text":
+                problem = ""  # the clip is not used
+            elif problem:
+                no_audio += 1
+                notes.note("unusable_audio", f"{label}/{uid}", problem)
+                log.warning("%s: %s: %s; the model is not run on it, and it is counted in audio_missing", label, uid,
+                            problem)
+            docs.append({
+                "doc_id": len(docs),
+                "uniq_id": uid,
+                "config": config,
+                "split": split,
+                "prompt": str(row["prompt"]),
+                "reference": None if row.get("reference") is None else str(row["reference"]),
+                "bbh_id": str(row.get("id") or ""),
+                "ifeval": json.dumps({k: row[k] for k in ("key", "instruction_id_list", "kwargs")})
+                if subset.scorer == "ifeval" else "",
+                "modality": how,
+                "audio_table": str(path),
+                "audio_row": row_index,
+                "audio_problem": problem or "",
+            })
+    invalid.warn(source.root / config)
+    if not docs:
+        raise VoiceBenchDataError(f"{label}: no usable rows in {source.root / config}")
+    log.info("%s: %d item(s) from %s (%s modality)%s", label, len(docs), source.root / config, how,
+             f"; {no_audio} with missing or empty audio" if no_audio else "")
+    return docs
+
+
+def doc_to_text(doc: dict) -> str:
+    """The text the model is given: none beside the clip (VoiceBench adds no instruction), or the prompt's text."""
+    return doc["prompt"] if doc["modality"] == "text" else ""
+
+
+def doc_to_audio(doc: dict) -> list:
+    if doc["modality"] == "text":
+        return [text_instead("VoiceBench text modality: the prompt's text in place of its clip")]
+    ref = {"table": doc["audio_table"], "row": doc["audio_row"], "column": "audio"}
+    if doc["audio_problem"]:
+        return [{"path": f"{doc['audio_table']} row {doc['audio_row']}", "unavailable": doc["audio_problem"]}]
+    return [ref]
