@@ -115,6 +115,8 @@ def test_sample_is_read_in_the_official_layout_in_both_modalities():
         data.modality({"voicebench_modality": "video"})
     with pytest.raises(data.VoiceBenchDataError, match="holds no nowhere-"):
         _sample_docs("mmsu", "nowhere")
+    mmsu = _sample_docs("mmsu", ["biology", "law"])
+    assert [d["uniq_id"] for d in mmsu] == ["mmsu/biology/0", "mmsu/biology/1", "mmsu/law/0"]
 
 
 def test_ifeval_is_lm_evals_checks_with_the_evaluators_last_response_per_prompt():
@@ -143,6 +145,8 @@ def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them
         assert proc.returncode == 0, proc.stderr[-4000:]
         res = runs[modality] = results_json(out)
         assert math.isnan(res["results"]["voicebench_sample"]["leaderboard_score,none"])
+        # the Overall's columns: lm-eval averages a group over its leaf tasks, and MMSU is one of them
+        assert len(res["group_subtasks"]["voicebench_sample"]) == 9
         assert 0.0 <= res["results"]["voicebench_sample_bbh"]["official_acc,none"] <= 1.0
         assert set(res["lm_eval_audio_data"]["voicebench_modality"].values()) == {modality}
         (samples,) = out.rglob("samples_voicebench_sample_openbookqa_*.jsonl")
@@ -190,3 +194,36 @@ def test_without_a_judge_the_overall_is_not_the_mean_of_the_rule_scored_columns(
     out = scoring.process_open(_sample_docs("commoneval")[0], ["A reply."], task)
     assert set(out) == {"audio_missing", "leaderboard_score"}  # gpt_score is not reported without a judge
     assert math.isnan(scoring.open_leaderboard([out["leaderboard_score"]], task))
+
+
+@pytest.fixture
+def voicebench_hub(tmp_path, monkeypatch):
+    """The stand-in Hub serving the sample as hlt-lab/voicebench, this process pointed at it, online."""
+    from huggingface_hub import constants
+
+    from lm_eval_audio.testing.hub_stand_in import StandInHub
+
+    with StandInHub() as stand_in:
+        stand_in.add_folder(data.REPO, data.sample_root())
+        stand_in.cache = tmp_path / "hf_cache"
+        for name, value in (("HF_ENDPOINT", stand_in.url), ("HF_HUB_CACHE", str(stand_in.cache)),
+                            ("HF_HUB_OFFLINE", "0"), ("HF_HUB_DISABLE_XET", "1")):
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv(data.ENV, raising=False)
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        yield stand_in
+
+
+def test_a_task_fetches_only_its_split_from_the_hub_once_and_records_the_commit(voicebench_hub):
+    notes = DataNotes()
+    docs = data.load_docs("mmsu", "law", {}, False, notes=notes)
+    assert [d["reference"] for d in docs] == ["A"]
+    served = [e["path"] for e in voicebench_hub.downloads()]
+    assert [p for p in served if p.endswith(".parquet")] == [p for p in served if "mmsu/law-00000-of-00001" in p]
+    assert len([p for p in served if p.endswith(".parquet")]) == 1
+    record = notes.entries["sources"]["VoiceBench"]
+    assert record["repo_id"] == "hlt-lab/voicebench" and len(record["commit"]) == 40
+    assert docs[0]["audio_table"].startswith(str(voicebench_hub.cache))
+    before = len(voicebench_hub.downloads())
+    data.load_docs("mmsu", "law", {}, False, notes=DataNotes())
+    assert len(voicebench_hub.downloads()) == before  # the second run reads the cache

@@ -145,51 +145,55 @@ def _problem(subset: Subset, row: dict) -> str | None:
     return None
 
 
-def load_docs(config: str, split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
-    """The documents of one task: every row of ``config``'s ``split``; rows that cannot be evaluated, on ``notes``."""
+def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    """The documents of one task: every row of ``config``'s ``split`` (or of each split of a list, in order: MMSU's
+    domains as one task); rows that cannot be evaluated, on ``notes``."""
     if config not in SUBSETS:
         raise VoiceBenchDataError(f"voicebench: unknown config {config!r}; known: {', '.join(SUBSETS)}")
     subset, how = SUBSETS[config], modality(metadata)
-    label = f"VoiceBench {config}/{split}"
-    source = data_source(config, split, metadata, sample)
-    notes.note("sources", "VoiceBench" + (" sample" if sample else ""), source.record())
+    splits = [split] if isinstance(split, str) else list(split)
+    label = f"VoiceBench {config}/{'+'.join(splits)}"
     notes.note("voicebench_modality", label, how)
     docs, invalid, no_audio = [], LeftOut(label, "row", notes), 0
     columns = ["prompt", *subset.columns]
-    for path in split_files(source.root, config, split):
-        rows, clips = _rows(path, columns)
-        for row_index, (row, (_, problem)) in enumerate(zip(rows, clips)):
-            uid = f"{config}/{split}/{len(docs) + len(invalid.found)}"
-            bad = _problem(subset, row)
-            if bad:
-                invalid.add(row_index, uid, bad)
-                continue
-            if how == "text":
-                problem = ""  # the clip is not used
-            elif problem:
-                no_audio += 1
-                notes.note("unusable_audio", f"{label}/{uid}", problem)
-                log.warning("%s: %s: %s; the model is not run on it, and it is counted in audio_missing", label, uid,
-                            problem)
-            docs.append({
-                "doc_id": len(docs),
-                "uniq_id": uid,
-                "config": config,
-                "split": split,
-                "prompt": str(row["prompt"]),
-                "reference": None if row.get("reference") is None else str(row["reference"]),
-                "bbh_id": str(row.get("id") or ""),
-                "ifeval": json.dumps({k: row[k] for k in ("key", "instruction_id_list", "kwargs")})
-                if subset.scorer == "ifeval" else "",
-                "modality": how,
-                "audio_table": str(path),
-                "audio_row": row_index,
-                "audio_problem": problem or "",
-            })
-    invalid.warn(source.root / config)
+    for one in splits:
+        source = data_source(config, one, metadata, sample)
+        notes.note("sources", "VoiceBench" + (" sample" if sample else ""), source.record())
+        index = 0  # the row's place in its split
+        for path in split_files(source.root, config, one):
+            rows, clips = _rows(path, columns)
+            for row_index, (row, (_, problem)) in enumerate(zip(rows, clips)):
+                uid, index = f"{config}/{one}/{index}", index + 1
+                bad = _problem(subset, row)
+                if bad:
+                    invalid.add(row_index, uid, bad)
+                    continue
+                if how == "text":
+                    problem = ""  # the clip is not used
+                elif problem:
+                    no_audio += 1
+                    notes.note("unusable_audio", f"{label}/{uid}", problem)
+                    log.warning("%s: %s: %s; the model is not run on it, and it is counted in audio_missing", label,
+                                uid, problem)
+                docs.append({
+                    "doc_id": len(docs),
+                    "uniq_id": uid,
+                    "config": config,
+                    "split": one,
+                    "prompt": str(row["prompt"]),
+                    "reference": None if row.get("reference") is None else str(row["reference"]),
+                    "bbh_id": str(row.get("id") or ""),
+                    "ifeval": json.dumps({k: row[k] for k in ("key", "instruction_id_list", "kwargs")})
+                    if subset.scorer == "ifeval" else "",
+                    "modality": how,
+                    "audio_table": str(path),
+                    "audio_row": row_index,
+                    "audio_problem": problem or "",
+                })
+    invalid.warn(label)
     if not docs:
-        raise VoiceBenchDataError(f"{label}: no usable rows in {source.root / config}")
-    log.info("%s: %d item(s) from %s (%s modality)%s", label, len(docs), source.root / config, how,
+        raise VoiceBenchDataError(f"{label}: no usable rows")
+    log.info("%s: %d item(s) (%s modality)%s", label, len(docs), how,
              f"; {no_audio} with missing or empty audio" if no_audio else "")
     return docs
 
