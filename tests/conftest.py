@@ -3,6 +3,7 @@ no download) and synthesized audio."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -171,6 +172,28 @@ def run_readme_block(name: str, folder: Path, timeout: int = 1500) -> subprocess
                LM_EVAL_AUDIO_TRANSCRIPT_CACHE=str(folder / "transcripts.sqlite"))
     return subprocess.run(["bash", "-euo", "pipefail", "-c", readme_block(name)], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+@contextlib.contextmanager
+def stand_in_hub(repositories: dict, cache: Path, monkeypatch, unset=()):
+    """The stand-in Hub (``lm_eval_audio.testing.hub_stand_in``) serving ``repositories`` (repo id -> folder), and
+    this process pointed at it, online, with the cache in ``cache`` and the ``unset`` variables (local data folders)
+    removed."""
+    from huggingface_hub import constants
+
+    from lm_eval_audio.testing.hub_stand_in import StandInHub
+
+    with StandInHub() as stand_in:
+        for repo_id, folder in repositories.items():
+            stand_in.add_folder(repo_id, folder)
+        stand_in.cache = cache
+        for name, value in (("HF_ENDPOINT", stand_in.url), ("HF_HUB_CACHE", str(cache)), ("HF_HUB_OFFLINE", "0"),
+                            ("HF_HUB_DISABLE_XET", "1")):
+            monkeypatch.setenv(name, value)
+        for name in unset:
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+        yield stand_in
 
 
 def results_json(output_path: Path) -> dict:

@@ -51,7 +51,7 @@ def _toy_benchmark(root: Path) -> Path:
 
 def test_every_bundled_benchmark_is_found_with_its_declaration():
     found = {b.key: b for b in registry.all_benchmarks()}
-    assert set(found) == set(FOLDERS) == {"airbench", "audiobench", "mmar", "mmau", "mmau_pro", "voicebench"}
+    assert set(found) == set(FOLDERS) == {"airbench", "audiobench", "bigbench_audio", "mmar", "mmau", "mmau_pro", "mmsu", "voicebench"}
     assert registry.of_task("airbench_foundation_music_aqa") is found["airbench"]
     assert registry.of_task("mmau_pro_sample") is found["mmau_pro"]  # a group
     assert registry.of_task("spoken_digits_gen") is None  # our smoke-test task belongs to no benchmark

@@ -13,10 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BIN, REPO, results_json, run_cli
+from conftest import BIN, REPO, results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.benchmarks import hub_data
-from lm_eval_audio.testing.hub_stand_in import StandInHub
 
 AIRBENCH = "qyang1021/AIR-Bench-Dataset"
 SAMPLE = REPO / "tasks" / "airbench" / "sample_data"
@@ -27,17 +26,8 @@ TOKEN = "hf_lm_eval_audio_test_TOKEN_never_printed"
 @pytest.fixture
 def hub(tmp_path, monkeypatch):
     """The stand-in Hub with AIR-Bench's sample as its repository, and this process pointed at it, online."""
-    from huggingface_hub import constants
-
-    with StandInHub() as stand_in:
-        stand_in.add_folder(AIRBENCH, SAMPLE)
-        stand_in.cache = tmp_path / "hf_cache"
-        for name, value in (("HF_ENDPOINT", stand_in.url), ("HF_HUB_CACHE", str(stand_in.cache)),
-                            ("HF_HUB_OFFLINE", "0"), ("HF_HUB_DISABLE_XET", "1")):
-            monkeypatch.setenv(name, value)
-        monkeypatch.delenv("AIRBENCH_DATA_DIR", raising=False)
-        monkeypatch.delenv("AUDIOBENCH_DATA_DIR", raising=False)
-        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    with stand_in_hub({AIRBENCH: SAMPLE}, tmp_path / "hf_cache", monkeypatch,
+                      ("AIRBENCH_DATA_DIR", "AUDIOBENCH_DATA_DIR")) as stand_in:
         yield stand_in
 
 

@@ -9,7 +9,7 @@ import json
 import math
 
 import pytest
-from conftest import results_json, run_cli
+from conftest import results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.audio.refs import is_text_instead
 from lm_eval_audio.storage.run_state import RunState, TaskScoring
@@ -149,6 +149,8 @@ def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them
         assert len(res["group_subtasks"]["voicebench_sample"]) == 9
         assert 0.0 <= res["results"]["voicebench_sample_bbh"]["official_acc,none"] <= 1.0
         assert set(res["lm_eval_audio_data"]["voicebench_modality"].values()) == {modality}
+        bbh_rules = res["lm_eval_audio_data"]["voicebench_rules"]["VoiceBench bbh/test"]
+        assert bbh_rules["commit"].startswith("5338154") and bbh_rules["unread_fallback_seed"] == 0
         (samples,) = out.rglob("samples_voicebench_sample_openbookqa_*.jsonl")
         sample = json.loads(samples.read_text().splitlines()[0])
         assert bool(sample.get("transcripts")) is (modality == "audio")  # what the recognizer heard, or nothing
@@ -199,18 +201,7 @@ def test_without_a_judge_the_overall_is_not_the_mean_of_the_rule_scored_columns(
 @pytest.fixture
 def voicebench_hub(tmp_path, monkeypatch):
     """The stand-in Hub serving the sample as hlt-lab/voicebench, this process pointed at it, online."""
-    from huggingface_hub import constants
-
-    from lm_eval_audio.testing.hub_stand_in import StandInHub
-
-    with StandInHub() as stand_in:
-        stand_in.add_folder(data.REPO, data.sample_root())
-        stand_in.cache = tmp_path / "hf_cache"
-        for name, value in (("HF_ENDPOINT", stand_in.url), ("HF_HUB_CACHE", str(stand_in.cache)),
-                            ("HF_HUB_OFFLINE", "0"), ("HF_HUB_DISABLE_XET", "1")):
-            monkeypatch.setenv(name, value)
-        monkeypatch.delenv(data.ENV, raising=False)
-        monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    with stand_in_hub({data.REPO: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.ENV,)) as stand_in:
         yield stand_in
 
 
@@ -227,3 +218,16 @@ def test_a_task_fetches_only_its_split_from_the_hub_once_and_records_the_commit(
     before = len(voicebench_hub.downloads())
     data.load_docs("mmsu", "law", {}, False, notes=DataNotes())
     assert len(voicebench_hub.downloads()) == before  # the second run reads the cache
+
+
+def test_diagnose_puts_the_text_in_place_of_the_audio_beside_full_and_none(tmp_path):
+    proc = run_cli(["lm-eval-audio", "diagnose", "--model", "cascade", "--tasks", "voicebench_sample_openbookqa",
+                    "--fragments", "1", "--limit", "1", "--batch_size", "8", "--gen_kwargs", "max_gen_toks=8", "--output_path",
+                    str(tmp_path)], env_extra={**NO_JUDGE, "LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "t.sqlite")})
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    (report,) = tmp_path.rglob("diagnose_*.json")
+    (row,) = [r for r in json.loads(report.read_text())["tasks"] if r["task"] == "voicebench_sample_openbookqa"]
+    assert row["acc_text"] is not None and row["acc_full"] is not None
+    assert "Acc_text" in proc.stdout
+    (text_run,) = (tmp_path / "text-instead-of-audio").rglob("samples_voicebench_sample_openbookqa_*.jsonl")
+    assert all(not json.loads(line).get("transcripts") for line in text_run.read_text().splitlines())

@@ -4,16 +4,30 @@ from __future__ import annotations
 
 from lm_eval_audio.analysis.diagnose_scores import CLASSES, DEFAULT_FRAGMENTS, TaskDiagnosis, fragment_counts, mean
 
+# The columns a run has only with their condition: (attribute, table head, paper-table head, plot label, legend)
+_OPTIONAL = (
+    ("acc_text_backbone", "Acc_TB", "TB", "text backbone",
+     "Acc_TB: the model's text LLM alone, given the same prompts without the audio; "),
+    ("acc_text", "Acc_text", "Text", "text in place of the audio",
+     "Acc_text: the model given the text said in each clip in place of the clip (where the benchmark publishes it: "
+     "VoiceBench's text modality); "),
+)
+
+
+def _optional(rows: list[TaskDiagnosis]) -> list[tuple]:
+    return [c for c in _OPTIONAL if any(getattr(r, c[0]) is not None for r in rows)]
+
+
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
 def table(rows: list[TaskDiagnosis], fragments) -> str:
     ns = fragment_counts(fragments)
-    with_backbone = any(r.acc_text_backbone is not None for r in rows)
+    optional = _optional(rows)
     # One N: each fragment's accuracy, then R_N; several: R_N per N (every fragment's accuracy is in the JSON).
     per_fragment = [f"frag {k}/{ns[0]}" for k in range(1, ns[0] + 1)] if len(ns) == 1 else []
-    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", *(["Acc_TB"] if with_backbone else []),
+    head = ["task", "metric (right if >=)", "n", "Acc_full", "Acc_none", *(c[1] for c in optional),
             "R_TP", *per_fragment,
             *(f"R_{n}" for n in ns), *CLASSES, "unscored", "XS/(FS+XS)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -27,7 +41,7 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
         fragment_cells = map(_fmt, r.acc_fragments[ns[0]]) if per_fragment else []
         name = f"{r.task} ({len(r.tasks)} tasks pooled)" if r.group else r.task
         cells = [name, f"{r.metric} (>= {r.threshold:g})", str(r.n), _fmt(r.acc_full), _fmt(r.acc_none),
-                 *([_fmt(r.acc_text_backbone)] if with_backbone else []), _fmt(r.r_tp), *fragment_cells,
+                 *(_fmt(getattr(r, c[0])) for c in optional), _fmt(r.r_tp), *fragment_cells,
                  *(_fmt(r.retention[n]) for n in ns),
                  *(str(r.classes[c]) for c in CLASSES), str(r.unscored), _fmt(r.xs_share)]
         lines.append("| " + " | ".join(cells) + " |")
@@ -36,7 +50,7 @@ def table(rows: list[TaskDiagnosis], fragments) -> str:
                                                  f"--fragments {','.join(map(str, DEFAULT_FRAGMENTS))})")
     legend = (
         "\nR_TP = Acc_none / Acc_full (the text prior's share of the score); "
-        + ("Acc_TB: the model's text LLM alone, given the same prompts without the audio; " if with_backbone else "")
+        + "".join(c[4] for c in optional)
         + "R_N = mean accuracy over the N fragments of the clip / Acc_full. Classes per document: TS right with and "
         "without audio; FS right, wrong without audio, right with some fragment; XS right, wrong without audio and "
         f"with every fragment ({over}); AH wrong, right without audio; UN wrong with and without. "
@@ -59,8 +73,8 @@ def paper_tables(rows: list[TaskDiagnosis], ns: list[int]) -> str:
     rows = [r for r in rows if r.group and r.metric is not None]
     if not rows:
         return ""
-    with_backbone = any(r.acc_text_backbone is not None for r in rows)
-    head = ["benchmark", "metric", "n", "Full", "None", *(["TB"] if with_backbone else []), "R_TP",
+    optional = _optional(rows)
+    head = ["benchmark", "metric", "n", "Full", "None", *(c[2] for c in optional), "R_TP",
             *(f"R_{n}" for n in ns), *(f"{c} %" for c in CLASSES), "XS/(FS+XS) %"]
     lines = ["", "Per benchmark, in the layout of arXiv 2604.24401's tables (accuracies and R_N in %; classes as % "
              "of the classified documents):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -68,7 +82,7 @@ def paper_tables(rows: list[TaskDiagnosis], ns: list[int]) -> str:
         classified = sum(r.classes.values())
         shares = [_pct(r.classes[c] / classified) if classified else "n/a" for c in CLASSES]
         cells = [r.task, r.metric, str(r.n), _pct(r.acc_full), _pct(r.acc_none),
-                 *([_pct(r.acc_text_backbone)] if with_backbone else []), _fmt(r.r_tp, 2),
+                 *(_pct(getattr(r, c[0])) for c in optional), _fmt(r.r_tp, 2),
                  *(_pct(r.retention[n]) for n in ns), *shares, _pct(r.xs_share)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -84,16 +98,16 @@ def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
     rows = [r for r in rows if r.metric is not None]
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 1.8 + 0.6 * max(len(rows), 1)))
     ns = fragment_counts(fragments)
-    with_backbone = any(r.acc_text_backbone is not None for r in rows)
-    labels = ["full", "none", *(["text backbone"] if with_backbone else []),
+    optional = _optional(rows)
+    labels = ["full", "none", *(c[3] for c in optional),
               *(f"mean of the {n} fragments" for n in ns)]
     y = np.arange(len(rows))
     height = 0.8 / len(labels)
 
     def bars(r):
         means = [mean(r.acc_fragments[n]) if None not in r.acc_fragments[n] else None for n in ns]
-        backbone = [r.acc_text_backbone] if with_backbone else []
-        return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *backbone, *means]]
+        extra = [getattr(r, c[0]) for c in optional]
+        return [np.nan if v is None else v for v in [r.acc_full, r.acc_none, *extra, *means]]
 
     values = [bars(r) for r in rows]
     for i, label in enumerate(labels):

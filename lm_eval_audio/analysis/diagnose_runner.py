@@ -8,7 +8,7 @@ import logging
 import os
 
 from lm_eval_audio.analysis import text_backbone
-from lm_eval_audio.analysis.diagnose_scores import condition_labels
+from lm_eval_audio.analysis.diagnose_scores import TEXT_LABEL, condition_labels
 from lm_eval_audio.audio.conditions import parse
 
 log = logging.getLogger("lm_eval.audio.diagnose")
@@ -55,15 +55,19 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     task_manager = TaskManager(include_path=args.include_path, metadata=given | metadata)
     tasks = [t for t in args.tasks.split(",") if t]
 
-    def run(model, model_name: str, source: str, run_args: str, use_cache: str | None) -> dict:
+    def run(model, model_name: str, source: str, run_args: str, use_cache: str | None, run_tasks=None,
+            switch=None, output_path=None) -> dict:
         """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it; ``model_name``:
         lm-eval's own name for the run (``GeneralConfigTracker._get_model_name``), which the harness makes ours
         when it saves the results, as for any run of our models (``registry.results_folder_name`` with the model's
-        ``results_name`` and ``audio_condition``)."""
-        tracker = EvaluationTracker(output_path=args.output_path)
+        ``results_name`` and ``audio_condition``). ``switch``: the --metadata that gives ``run_tasks`` the text said in
+        each clip in place of the clip."""
+        tracker = EvaluationTracker(output_path=output_path or args.output_path)
         results = simple_evaluate(
-            model=model, model_args=run_args, tasks=tasks, limit=args.limit, use_cache=use_cache, log_samples=True,
-            evaluation_tracker=tracker, task_manager=task_manager, metadata=metadata,
+            model=model, model_args=run_args, tasks=run_tasks or tasks, limit=args.limit, use_cache=use_cache,
+            log_samples=True, evaluation_tracker=tracker, metadata=metadata | (switch or {}),
+            task_manager=TaskManager(include_path=args.include_path, metadata=given | metadata | switch) if switch
+            else task_manager,
             batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
             apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
         )
@@ -86,6 +90,12 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         run_args = ",".join(a for a in (model_args, f"audio={label}") if a)  # what the results record
         log.info("diagnose: audio=%s", label)
         per_condition[label] = run(under, default_name, args.model, run_args, cache)
+    texted, switch = _text_instead_of_audio(tasks, args.include_path)
+    if texted:
+        log.info("diagnose: %s with the text said in each clip in place of the clip", ", ".join(texted))
+        # Its own folder: the model names its results folder itself (cascade), and this run is under audio=full
+        per_condition[TEXT_LABEL] = run(lm.under(parse("full", "diagnose")), default_name, args.model, model_args, cache,
+                                        texted, switch, os.path.join(args.output_path, "text-instead-of-audio"))
     if args.text_backbone is not None:
         log.info("diagnose: the text backbone, %s %s, on the same prompts without the audio",
                  args.text_backbone_model, args.text_backbone)
@@ -96,3 +106,15 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         per_condition[text_backbone.LABEL] = run(text_backbone.TextPromptsOnly(backbone), f"{name}__text-backbone",
                                                  args.text_backbone_model, args.text_backbone, None)
     return per_condition, os.path.join(args.output_path, base_name)
+
+
+def _text_instead_of_audio(tasks: list[str], include_path) -> tuple[list[str], dict]:
+    """The run's tasks whose benchmark publishes the text said in each clip, and the --metadata that gives it."""
+    from lm_eval_audio.benchmarks import registry
+
+    texted, switch = [], {}
+    for benchmark, names in registry.by_benchmark(tasks, include_path).items():
+        if benchmark.text_instead_of_audio:
+            texted += names
+            switch |= benchmark.text_instead_of_audio
+    return texted, switch

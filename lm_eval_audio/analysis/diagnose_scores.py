@@ -17,6 +17,7 @@ DEFAULT_FRAGMENTS = (2, 3, 4, 5)  # the paper's: FS and XS are defined over all 
 # "Right" for a graded score is what the task's benchmark declares (its folder's benchmark.py); for a 0/1 score:
 BINARY_THRESHOLD = 0.5  # scores that are 0 or 1
 CLASSES = ("TS", "FS", "XS", "AH", "UN")
+TEXT_LABEL = "text"  # the run with the clips' text in place of the clips (diagnose_runner)
 
 
 def fragment_counts(value) -> list[int]:
@@ -64,6 +65,9 @@ class TaskDiagnosis:
     acc_full: float | None = None
     acc_none: float | None = None
     acc_text_backbone: float | None = None  # the text LLM alone on the same prompts (--text_backbone)
+    # The model given the text said in each clip in place of the clip, where its benchmark publishes that text
+    # (registry.Benchmark.text_instead_of_audio: VoiceBench's text modality)
+    acc_text: float | None = None
     r_tp: float | None = None
     acc_fragments: dict = field(default_factory=dict)  # N -> the accuracy under each of its N fragments
     retention: dict = field(default_factory=dict)  # N -> R_N
@@ -106,6 +110,7 @@ def diagnose_task(task: str, metric: str, scores: dict[str, dict[int, float | No
     return TaskDiagnosis(
         task, metric, threshold, len(scores["full"]), acc["full"], acc["none"],
         mean(scores[text_backbone.LABEL].values()) if text_backbone.LABEL in scores else None,
+        mean(scores[TEXT_LABEL].values()) if TEXT_LABEL in scores else None,
         _ratio(acc["none"], acc["full"]), per_n, retention, classes, unscored,
         classes["XS"] / dependent if dependent else None,
     )
@@ -141,6 +146,8 @@ def _task_scores(per_condition: dict[str, dict], task: str, metric: str, thresho
     full = per_condition["full"]
     scores, empty, unscorable = {}, [], {}
     for label, results in per_condition.items():
+        if label == TEXT_LABEL and task not in results["samples"]:
+            continue  # only the tasks whose benchmark publishes the clips' text are run so
         per_doc = item_scores(results["samples"].get(task, []), metric)
         if not per_doc or all(v is None for v in per_doc.values()):
             empty.append(label)  # e.g. the judge answered nothing usable under this condition

@@ -269,7 +269,7 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
     (no copy of the bytes), so loading holds a few clips at a time, not the dataset."""
     import pyarrow.parquet as pq
 
-    from lm_eval_audio.audio import tables
+    from lm_eval_audio.audio import table_checks, tables
 
     if tables.is_arrow(str(path)):
         table = tables.arrow_table(str(path))
@@ -293,7 +293,7 @@ def _read_rows(path: Path, dataset: Dataset, needed: list[str]):
     for batch in batches:
         for c in text_cols:
             text[c].extend(batch.column(c).to_pylist())
-        audio += tables.cell_checks(batch.column("context"))
+        audio += table_checks.cell_checks(batch.column("context"))
     return text, audio
 
 

@@ -25,5 +25,6 @@ BENCHMARK = Benchmark(
     without_judge="VoiceBench: the rule-scored sets (MMSU, OpenBookQA, BBH, IFEval, AdvBench); the open-ended "
                   "sets and SD-QA's gpt_acc are answered and logged, not scored",
     judge_metrics=("gpt_score", "gpt_acc"),
+    text_instead_of_audio={"voicebench_modality": "text"},
     headline_metrics=("leaderboard_score", "official_acc", "gpt_score", "gpt_acc", "ifeval_final", "refusal_rate"),
 )

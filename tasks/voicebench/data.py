@@ -23,11 +23,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from lm_eval_audio.audio import tables
+from lm_eval_audio.audio import table_checks
 from lm_eval_audio.audio.refs import text_instead
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.tasks.voicebench import rules
 
 log = logging.getLogger("lm_eval.audio.voicebench")
 
@@ -130,7 +131,7 @@ def _rows(path: Path, columns: list[str]):
     rows, clips = [], []
     for batch in parquet.iter_batches(batch_size=8, columns=[*columns, "audio"]):
         rows += batch.select(columns).to_pylist()
-        clips += tables.cell_checks(batch.column("audio"))
+        clips += table_checks.cell_checks(batch.column("audio"))
     return rows, clips
 
 
@@ -154,6 +155,11 @@ def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNo
     splits = [split] if isinstance(split, str) else list(split)
     label = f"VoiceBench {config}/{'+'.join(splits)}"
     notes.note("voicebench_modality", label, how)
+    if subset.scorer in ("mcq", "bbh", "harm"):  # where the rules come from, and what differs from them
+        notes.note("voicebench_rules", label, {**rules.source(), **(
+            {"unread_fallback_seed": int(metadata.get("voicebench_fallback_seed", 0)),
+             "unread_fallback": "seeded per item here; unseeded random.choice in the official evaluator"}
+            if subset.scorer != "harm" else {})})
     docs, invalid, no_audio = [], LeftOut(label, "row", notes), 0
     columns = ["prompt", *subset.columns]
     for one in splits:

@@ -14,10 +14,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import numpy as np
 import soundfile as sf
 
-from lm_eval_audio.testing.synthetic_audio import MAX_SECONDS, SR, speak, to_pcm16, write_sample
+from lm_eval_audio.testing.synthetic_audio import SR, said_whole, to_pcm16, write_sample
 
 OPEN = {
     "alpacaeval_full": ["What is the capital of France?", "Give me one tip for sleeping well."],
@@ -54,18 +53,9 @@ IFEVAL = [  # (key, prompt, instruction ids, their kwargs)
 ]
 
 
-def spoken(text: str) -> np.ndarray:
-    """The text said by espeak-ng, faster where needed to stay within the sample's clip length."""
-    for speed in (175, 210, 250, 300):
-        x = speak(text, speed=speed)
-        if len(x) <= int((MAX_SECONDS - 0.05) * SR):
-            return x
-    raise SystemExit(f"{text!r} is too long to say in {MAX_SECONDS} s: shorten it")
-
-
 def audio_cell(text: str, name: str) -> dict:
     buffer = io.BytesIO()
-    sf.write(buffer, to_pcm16(spoken(text)), SR, format="WAV", subtype="PCM_16")
+    sf.write(buffer, to_pcm16(said_whole(text)), SR, format="WAV", subtype="PCM_16")
     return {"bytes": buffer.getvalue(), "path": name}
 
 

@@ -1,0 +1,168 @@
+"""MMSU's data in its official layout: the Hub dataset ``ddwang2000/MMSU``, one ``train`` split of 5,000 rows as
+parquet shards ``data/train-0000i-of-0000N.parquet`` (what ``mmsu_inference.py`` loads with ``load_dataset``).
+
+A row holds ``id`` (``<task_name>_<uuid>``), ``task_name`` (47 tasks), ``audio`` (a Hugging Face ``Audio`` cell),
+``question``, ``choice_a`` .. ``choice_d`` (two of them null in the two-option items, in any position),
+``answer_gt`` (the text of the right choice, not a letter), ``category`` (Perception, Reasoning),
+``sub-category`` (Linguistics, Paralinguistics), ``sub-sub-category`` and ``linguistics_sub_discipline``.
+
+The prompt is the official inference script's (github.com/dingdongwang/MMSU@217d1d3, ``mmsu_inference.py``),
+benchmark data reproduced exactly, a null choice written as ``None`` as its f-string writes it;
+``--metadata '{"mmsu_prompt": "paper"}'`` gives the paper-era one (dingdongwang/MMSU_Bench@f0ef334).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from lm_eval_audio.audio import table_checks
+from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+
+log = logging.getLogger("lm_eval.audio.mmsu")
+
+REPO = "ddwang2000/MMSU"
+ENV, METADATA_KEY = "MMSU_DATA_DIR", "mmsu_data_dir"
+SHARDS = "data/train-*.parquet"
+LETTERS = ("A", "B", "C", "D")
+COLUMNS = ("id", "task_name", "question", "choice_a", "choice_b", "choice_c", "choice_d", "answer_gt", "category",
+           "sub-category", "sub-sub-category", "linguistics_sub_discipline")
+CATEGORIES = ("Perception", "Reasoning")
+PROMPTS = {
+    # dingdongwang/MMSU@217d1d3 (2026-02-12), mmsu_inference.py: question_prompts
+    "current": "Choose the most suitable answer from options A, B, C, and D. You must respond with only A, B, C, or D.",
+    # dingdongwang/MMSU_Bench@f0ef334 (the paper's repository, 2025-05), mmsu_inference.py: question_prompts
+    "paper": "Choose the most suitable answer from options A, B, C, and D to respond the question in next line, "
+             "**you should only choose A or B or C or D.** Do not provide any additional explanations or content.",
+}
+HELP = ("Unset MMSU_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
+        "download ddwang2000/MMSU --repo-type dataset --local-dir /data/mmsu`), then `export MMSU_DATA_DIR=/data/mmsu` "
+        "or pass --metadata '{\"mmsu_data_dir\": \"/data/mmsu\"}'. The folder must hold data/train-*.parquet. To try "
+        "the tasks without the data, run the synthetic `mmsu_sample` group.")
+
+
+class MMSUDataError(LayoutDataError):
+    """MMSU data that cannot be used; the message names the file and the fix."""
+
+
+def sample_root() -> Path:
+    return Path(__file__).resolve().parent / "sample_data"
+
+
+def prompt_kind(metadata: dict) -> str:
+    value = str(metadata.get("mmsu_prompt", "current")).lower()
+    if value not in PROMPTS:
+        raise MMSUDataError(f"mmsu_prompt {value!r}: give current (dingdongwang/MMSU's mmsu_inference.py, the default) "
+                            "or paper (the paper's repository, dingdongwang/MMSU_Bench)")
+    return value
+
+
+def shards(root: Path) -> list[Path]:
+    files = sorted(root.glob(SHARDS))
+    if not files:
+        raise MMSUDataError(f"mmsu: {root} holds no {SHARDS}: not a snapshot of {REPO}. " + HELP)
+    return files
+
+
+def data_source(metadata: dict, sample: bool) -> DataSource:
+    if sample:
+        root = sample_root()
+        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in shards(root)))
+    raw = metadata.get(METADATA_KEY) or os.environ.get(ENV)
+    if raw:
+        root = Path(raw).expanduser()
+        if not root.is_dir():
+            raise MMSUDataError(f"MMSU data folder {str(root)!r} does not exist. " + HELP)
+        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in shards(root)))
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "MMSU", "lm-eval-audio download --tasks mmsu")
+    files = snapshot.matching(SHARDS)
+    if not files:
+        raise MMSUDataError(f"mmsu: {snapshot.label} lists no {SHARDS}: pin a revision that has them (data_revision=)")
+    snapshot.fetch(files, "mmsu")  # the clips are inside the shards: a category's rows need every shard
+    return DataSource(snapshot.root, snapshot)
+
+
+def _problem(row: dict) -> str | None:
+    missing = [c for c in ("id", "question", "answer_gt", "category") if row.get(c) is None]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    if sum(row.get(f"choice_{x}") is not None for x in "abcd") < 2:
+        return "fewer than two choices"
+    return None
+
+
+def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    """The rows whose fields equal ``where`` (``{"category": "Perception"}``); what cannot be used, on ``notes``."""
+    import pyarrow.parquet as pq
+
+    kind = prompt_kind(metadata)
+    source = data_source(metadata, sample)
+    notes.note("sources", "MMSU" + (" sample" if sample else ""), source.record())
+    label = "MMSU, " + ", ".join(f"{k}={v}" for k, v in where.items())
+    notes.note("mmsu_prompt", label, kind)
+    docs, invalid, no_audio, index = [], LeftOut(label, "row", notes), 0, 0
+    for path in shards(source.root):
+        try:
+            parquet = pq.ParquetFile(path)
+        except Exception as e:  # pyarrow raises several kinds for a damaged file
+            raise MMSUDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
+        absent = [c for c in (*COLUMNS, "audio") if c not in parquet.schema_arrow.names]
+        if absent:
+            raise MMSUDataError(f"{path} lacks the column(s) {', '.join(absent)} of {REPO}'s layout; download it again")
+        row_in_shard = 0
+        for batch in parquet.iter_batches(batch_size=8, columns=[*COLUMNS, "audio"]):
+            rows, clips = batch.select(list(COLUMNS)).to_pylist(), table_checks.cell_checks(batch.column("audio"))
+            for row, (_, problem) in zip(rows, clips):
+                row_index, index, audio_row, row_in_shard = index, index + 1, row_in_shard, row_in_shard + 1
+                if any(row.get(k) != v for k, v in where.items()):
+                    continue
+                bad = _problem(row)
+                if bad:
+                    invalid.add(row_index, row.get("id"), bad)
+                    continue
+                if row["answer_gt"] not in [row.get(f"choice_{x}") for x in "abcd"]:
+                    # the script still scores it, always wrong: so do we, and say so
+                    notes.note("answer_not_in_choices", f"{label}/{row['id']}", row["answer_gt"])
+                    log.warning("%s: id %s: answer_gt %r is none of its choices: scored wrong, as the script scores "
+                                "it", label, row["id"], row["answer_gt"])
+                if problem:
+                    no_audio += 1
+                    notes.note("unusable_audio", f"{label}/{row['id']}", problem)
+                    log.warning("%s: id %s: %s; the model is not run on it, it is counted in audio_missing and "
+                                "scored wrong", label, row["id"], problem)
+                docs.append({
+                    "doc_id": len(docs),
+                    "uniq_id": str(row["id"]),
+                    "question": str(row["question"]),
+                    # None stays None: the prompt writes it "None", as the official f-string does
+                    "choices": [row[f"choice_{x}"] for x in "abcd"],
+                    "answer": str(row["answer_gt"]),
+                    "category": str(row["category"]),
+                    "sub_category": str(row.get("sub-category")),
+                    "sub_sub_category": str(row.get("sub-sub-category")),
+                    "task_name": str(row.get("task_name")),
+                    "prompt_kind": kind,
+                    "audio_table": str(path),
+                    "audio_row": audio_row,
+                    "audio_problem": problem or "",
+                })
+    invalid.warn(label)
+    if not docs:
+        raise MMSUDataError(f"{label}: no usable rows in {source.root / 'data'}; use the complete official data")
+    log.info("%s: %d item(s)%s", label, len(docs), f"; {no_audio} with missing or empty audio" if no_audio else "")
+    return docs
+
+
+def prompt(doc: dict) -> str:
+    """``mmsu_inference.py``'s instruction: the prompt line, the question, the four lettered choices."""
+    choices = "\n".join(f"{letter}. {choice}" for letter, choice in zip(LETTERS, doc["choices"]))
+    return f"{PROMPTS[doc['prompt_kind']]}\n\nQuestion: {doc['question']}\n\n{choices}"
+
+
+def doc_to_audio(doc: dict) -> list:
+    if doc["audio_problem"]:
+        return [{"path": f"{doc['audio_table']} row {doc['audio_row']}", "unavailable": doc["audio_problem"]}]
+    return [{"table": doc["audio_table"], "row": doc["audio_row"], "column": "audio"}]
