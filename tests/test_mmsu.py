@@ -78,9 +78,32 @@ def test_mmsu_and_big_bench_audio_samples_through_the_cli_offline(tmp_path):
     assert res["n-samples"]["mmsu_sample_perception"]["effective"] == 2
     assert 0.0 <= res["results"]["mmsu_sample"]["acc_all_items,none"] <= 1.0
     pooled = res["lm_eval_audio_data"]["official_breakdown"]["mmsu_sample"]["official_acc"]["overall"]["all"]
-    left_out = res["results"]["mmsu_sample"]["left_out_rate,none"]
-    assert pooled["items"] == round(4 * (1 - left_out))
+    # the script's Overall: right over the counted items of both tasks, recomputed from the sample logs
+    logged = [json.loads(line) for task in ("perception", "reasoning")
+              for line in next(tmp_path.rglob(f"samples_mmsu_sample_{task}_*.jsonl")).read_text().splitlines()]
+    scores = [s["item_scores"]["official_acc"] for s in logged]  # None: an item the script leaves out
+    assert [v is None for v in scores] == [s["left_out_rate"] == 1.0 for s in logged]
+    counted = [v for v in scores if v is not None]
+    assert pooled["items"] == len(counted)
+    if counted:
+        assert pooled["accuracy"] == pytest.approx(sum(counted) / len(counted))
     assert "judge_acc,none" not in res["results"]["bigbench_audio_sample_navigate"]
     (samples,) = tmp_path.rglob("samples_bigbench_audio_sample_navigate_*.jsonl")
-    logged = [json.loads(line) for line in samples.read_text().splitlines()]
-    assert len(logged) == 2 and all(s["transcripts"] for s in logged)
+    answered = [json.loads(line) for line in samples.read_text().splitlines()]
+    assert len(answered) == 2 and all(s["transcripts"] for s in answered)
+
+
+def test_rows_of_a_category_no_task_reads_are_counted_and_said(tmp_path, caplog):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = data.sample_root() / "data" / "train-00000-of-00001.parquet"
+    rows = pq.read_table(source).to_pylist()
+    rows[0]["category"] = "Perceptoin"
+    (tmp_path / "data").mkdir()
+    pq.write_table(pa.Table.from_pylist(rows, schema=pq.read_schema(source)), tmp_path / "data" / source.name)
+    notes = DataNotes()
+    docs = data.load_docs({"category": "Perception"}, {"mmsu_data_dir": str(tmp_path)}, False, notes=notes)
+    assert len(docs) == 3
+    assert list(notes.entries["unknown_group_values"].values()) == [{"Perceptoin": 1}]
+    assert any("not evaluated" in w[2] for w in notes.warnings)

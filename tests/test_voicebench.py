@@ -1,5 +1,6 @@
 """VoiceBench: the official evaluators' readings restated on responses written to hit their edge cases (each
-expectation is what github.com/MatthewCYM/VoiceBench@5338154's own evaluator returns for it), the GPT judge's
+expectation is what github.com/MatthewCYM/VoiceBench@5338154's own evaluator returns for it, but for the hyperbaton
+"b" its maintainer fixed after that commit, issue 26), the GPT judge's
 prompts and reading, the bundled sample in hlt-lab/voicebench's layout, and the sample through the real CLI in
 both modalities, compared by ``report``."""
 
@@ -80,6 +81,13 @@ def test_unread_answer_falls_back_seeded_and_is_also_reported_wrong():
 
 
 def test_judge_prompts_are_api_judge_py_and_read_as_its_evaluators_read():
+    import hashlib
+
+    # the digests of api_judge.py@5338154's meta_prompt_open and meta_prompt_qa (.strip()ed), as Python reads them
+    assert hashlib.sha256(judges.OPEN_PROMPT.encode()).hexdigest() == \
+        "98f2e9919fbad61f1cab0c2492f53519412d97faeead126c756d73355552bd1e"
+    assert hashlib.sha256(judges.QA_PROMPT.encode()).hexdigest() == \
+        "b89c3ec54556c16e6a111586a215d8b9d2cbbbb2d334c2604d84f7102ec398b0"
     (system, user) = judges.messages_for("Capital of Japan?", "It is {reference}.", "Tokyo")
     assert system["content"] == "You are a helpful assistant who tries to help answer the user's question."
     assert user["content"].startswith("### Question\nCapital of Japan?\n\n### Reference answer\nTokyo\n")
@@ -88,8 +96,8 @@ def test_judge_prompts_are_api_judge_py_and_read_as_its_evaluators_read():
     (_, open_user) = judges.messages_for("Say hi.", "Hi!", None)
     assert open_user["content"].startswith("\nI need your help") and open_user["content"].endswith("explanations.\n")
     assert "### [Instruction]: Say hi.\n### [Response]: Hi!\n" in open_user["content"] and "model’s" in open_user["content"]
-    assert [judges.parse_rating(r) for r in ("4", " 5 ", "3.5", "Rating: [[2]]", "Score: 4", "")] == \
-        [4.0, 5.0, 3.5, 2.0, None, None]
+    assert [judges.parse_rating(r) for r in ("4", " 5 ", "3.5", "Rating: [[2]]", "Score: 4", "", "nan", "inf")] == \
+        [4.0, 5.0, 3.5, 2.0, None, None, None, None]
     assert judges.qa_verdict(["yes", "yes", "no"]) == (True, False)
     assert judges.qa_verdict([judges.parse_qa(r) for r in ("Yes.", "Yes.", "yes")]) == (False, False)
     assert judges.qa_verdict(["yes", "no", "maybe"]) == (False, True)
@@ -227,7 +235,35 @@ def test_diagnose_puts_the_text_in_place_of_the_audio_beside_full_and_none(tmp_p
     assert proc.returncode == 0, proc.stderr[-4000:]
     (report,) = tmp_path.rglob("diagnose_*.json")
     (row,) = [r for r in json.loads(report.read_text())["tasks"] if r["task"] == "voicebench_sample_openbookqa"]
+    # read by its 0/1 official_acc (leaderboard_score is 0/100 per item: no threshold reads it as right or wrong)
+    assert row["metric"] == "official_acc" and row["threshold"] == 0.5
     assert row["acc_text"] is not None and row["acc_full"] is not None
     assert "Acc_text" in proc.stdout
     (text_run,) = (tmp_path / "text-instead-of-audio").rglob("samples_voicebench_sample_openbookqa_*.jsonl")
     assert all(not json.loads(line).get("transcripts") for line in text_run.read_text().splitlines())
+
+
+def test_rows_the_official_evaluator_would_stop_on_are_left_out_at_load_with_their_reason(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = data.sample_root() / "bbh" / "test-00000-of-00001.parquet"
+    table = pq.read_table(source).to_pylist()
+    table[1]["id"] = "date_understanding_3"  # names no BBH task the evaluator reads
+    table[2]["reference"] = "maybe"
+    (tmp_path / "bbh").mkdir()
+    pq.write_table(pa.Table.from_pylist(table, schema=pq.read_schema(source)), tmp_path / "bbh" / source.name)
+    notes = DataNotes()
+    docs = data.load_docs("bbh", "test", {"voicebench_data_dir": str(tmp_path)}, False, notes=notes)
+    assert [d["bbh_id"] for d in docs] == ["sports_understanding_0", "web_of_lies_0"]
+    reasons = " ".join(notes.entries["invalid_items"].values())
+    assert "date_understanding_3" in reasons and "'maybe' is none of yes, no" in reasons
+
+
+def test_a_missing_clip_scores_ifeval_wrong_without_taking_the_place_of_a_heard_response():
+    docs = _sample_docs("ifeval")
+    twin = {**docs[0], "doc_id": 2, "audio_problem": "no file"}  # the same prompt, its clip missing, last
+    items = [scoring.process_ifeval(d, [r])["ifeval_final"]
+             for d, r in zip([docs[0], docs[1], twin], ["my favourite fruit is a banana, which is sweet.", "Rain.", ""])]
+    task = _task("voicebench_sample_ifeval")
+    assert scoring.prompt_level_strict_acc(items, task) == pytest.approx(2 / 3)

@@ -104,6 +104,7 @@ def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) ->
     label = "MMSU, " + ", ".join(f"{k}={v}" for k, v in where.items())
     notes.note("mmsu_prompt", label, kind)
     docs, invalid, no_audio, index = [], LeftOut(label, "row", notes), 0, 0
+    unknown: dict[str, int] = {}  # rows of a category no task reads: not dropped unsaid
     for path in shards(source.root):
         try:
             parquet = pq.ParquetFile(path)
@@ -117,6 +118,8 @@ def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) ->
             rows, clips = batch.select(list(COLUMNS)).to_pylist(), table_checks.cell_checks(batch.column("audio"))
             for row, (_, problem) in zip(rows, clips):
                 row_index, index, audio_row, row_in_shard = index, index + 1, row_in_shard, row_in_shard + 1
+                if row.get("category") not in CATEGORIES:
+                    unknown[str(row.get("category"))] = unknown.get(str(row.get("category")), 0) + 1
                 if any(row.get(k) != v for k, v in where.items()):
                     continue
                 bad = _problem(row)
@@ -150,6 +153,11 @@ def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) ->
                     "audio_problem": problem or "",
                 })
     invalid.warn(label)
+    if unknown:
+        notes.note("unknown_group_values", f"{source.root / 'data'}:category", unknown)
+        notes.warn_once(("mmsu_unknown_categories", str(source.root)), log, "%s: %d row(s) of a category no task reads "
+                        "(%s; known: %s): not evaluated", source.root / "data", sum(unknown.values()),
+                        ", ".join(f"{c!r} ({n})" for c, n in unknown.items()), ", ".join(CATEGORIES))
     if not docs:
         raise MMSUDataError(f"{label}: no usable rows in {source.root / 'data'}; use the complete official data")
     log.info("%s: %d item(s)%s", label, len(docs), f"; {no_audio} with missing or empty audio" if no_audio else "")

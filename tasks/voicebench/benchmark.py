@@ -26,5 +26,7 @@ BENCHMARK = Benchmark(
                   "sets and SD-QA's gpt_acc are answered and logged, not scored",
     judge_metrics=("gpt_score", "gpt_acc"),
     text_instead_of_audio={"voicebench_modality": "text"},
-    headline_metrics=("leaderboard_score", "official_acc", "gpt_score", "gpt_acc", "ifeval_final", "refusal_rate"),
+    # 0/1 per item first, as diagnose needs them (leaderboard_score is per item 0/100, and graded for the judged sets)
+    headline_metrics=("official_acc", "gpt_acc", "refusal_rate", "prompt_level_strict_acc", "gpt_score",
+                      "leaderboard_score"),
 )

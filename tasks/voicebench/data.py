@@ -139,10 +139,22 @@ def _problem(subset: Subset, row: dict) -> str | None:
     missing = [c for c in ("prompt", *subset.columns) if row.get(c) is None]
     if missing:
         return f"lacks {', '.join(missing)}"
-    if subset.scorer == "bbh" and str(row["reference"]).lower() not in ("yes", "no", "(a)", "(b)"):
-        return f"reference {row['reference']!r} is none of yes, no, (a), (b) (the official evaluator stops on it)"
-    if subset.scorer == "ifeval" and len(row["instruction_id_list"]) != len(row["kwargs"]):
-        return "instruction_id_list and kwargs differ in length"
+    if subset.scorer == "bbh":
+        if str(row["reference"]).lower() not in rules.BBH_TRUTH:
+            return f"reference {row['reference']!r} is none of yes, no, (a), (b) (the official evaluator stops on it)"
+        try:
+            rules.bbh_task(str(row["id"]))
+        except ValueError as e:
+            return f"{e} (the official evaluator stops on it)"
+    if subset.scorer == "ifeval":
+        from lm_eval.tasks.ifeval.instructions_registry import INSTRUCTION_DICT
+
+        ids, kwargs = list(row["instruction_id_list"]), list(row["kwargs"])
+        if len(ids) != len(kwargs) or not all(isinstance(k, dict) for k in kwargs):
+            return "instruction_id_list and kwargs differ in length, or a kwargs entry is not a struct"
+        unknown = [i for i in ids if i not in INSTRUCTION_DICT]
+        if unknown:
+            return f"instruction(s) {', '.join(unknown)} unknown to IFEval's checks"
     return None
 
 
@@ -188,7 +200,7 @@ def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNo
                     "split": one,
                     "prompt": str(row["prompt"]),
                     "reference": None if row.get("reference") is None else str(row["reference"]),
-                    "bbh_id": str(row.get("id") or ""),
+                    "bbh_id": "" if row.get("id") is None else str(row["id"]),
                     "ifeval": json.dumps({k: row[k] for k in ("key", "instruction_id_list", "kwargs")})
                     if subset.scorer == "ifeval" else "",
                     "modality": how,

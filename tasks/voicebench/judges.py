@@ -21,6 +21,7 @@ Reading the samples, as ``src/evaluator/open.py`` and ``qa.py`` read them:
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 
@@ -83,10 +84,12 @@ def messages_for(prompt: str, response: str, reference: str | None) -> list[dict
 
 
 def parse_rating(reply: str) -> float | None:
-    """``OpenEvaluator``: ``float`` of the stripped reply, else its first ``[[n]]``; None where neither reads."""
+    """``OpenEvaluator``: ``float`` of the stripped reply, else its first ``[[n]]``; None where neither reads, and
+    for "nan" or "inf", which ``float`` reads and which would make the task's mean NaN or infinite there."""
     text = (reply or "").strip()
     try:
-        return float(text)
+        value = float(text)
+        return value if math.isfinite(value) else None
     except ValueError:
         pass
     match = _RATING.search(text)

@@ -17,7 +17,7 @@ The ``voicebench`` group's ``leaderboard_score`` is the mean of its nine tasks' 
 first): the README's Overall, as its authors compute it (issue 2; checked against every leaderboard row).
 
 A document whose clip is missing has no response: the rule-read and IFEval scores count it wrong, AdvBench counts it
-as not refused, and the judged scores leave it out; each is counted in ``audio_missing``.
+as not refused, and the judged scores and PEDANT leave it out; each is counted in ``audio_missing``.
 """
 
 from __future__ import annotations
@@ -98,8 +98,8 @@ def _ifeval_scores(items: list[dict], task) -> dict:
     def compute():
         from lm_eval.tasks.ifeval.utils import InputExample, test_instruction_following_loose, test_instruction_following_strict
 
-        last = {i["prompt"]: i["response"] for i in items}
-        repeated = len(items) - len(last)
+        last = {i["prompt"]: i["response"] for i in items if not i["missing"]}  # a missing clip has no response
+        repeated = len(items) - len({i["prompt"] for i in items})
         if repeated and task.first_time(("ifeval_repeated_prompts", task.name)):
             log.warning("%s: %d item(s) repeat a prompt; each is checked against the last response to that prompt, "
                         "as VoiceBench's IFEvaluator does", task.name, repeated)
@@ -108,7 +108,7 @@ def _ifeval_scores(items: list[dict], task) -> dict:
         for i in items:
             example = InputExample(key=i["key"], instruction_id_list=i["instruction_id_list"], prompt=i["prompt"],
                                    kwargs=i["kwargs"])
-            response = "" if i["missing"] else last[i["prompt"]]
+            response = "" if i["missing"] else last[i["prompt"]]  # the evaluator's prompt_to_response
             both = {}
             for level, check in (("strict", test_instruction_following_strict), ("loose", test_instruction_following_loose)):
                 out = check(example, response)
@@ -161,7 +161,9 @@ def process_judged(doc: dict, results: list, task, metrics: tuple[str, ...]) -> 
     missing = bool(doc["audio_problem"])
     item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "prompt": doc["prompt"],
             "reference": doc["reference"], "response": "" if missing else results[0], "missing": missing}
-    return {"audio_missing": float(missing), **{m: item for m in metrics if task.judged or m == "leaderboard_score"}}
+    # PEDANT needs no judge: panda_acc is reported either way
+    kept = ("leaderboard_score", "panda_acc")
+    return {"audio_missing": float(missing), **{m: item for m in metrics if task.judged or m in kept}}
 
 
 def _unjudged(task) -> bool:
@@ -212,8 +214,9 @@ def judge_ties(items, task) -> int:
 
 
 def _pedant_scores(items: list[dict], task) -> list[float] | None:
-    """PEDANT's verdict per item, on lower-cased reference, response and prompt as ``QAEvaluator`` gives them; None,
-    once said, where qa_metrics cannot run here."""
+    """PEDANT's verdict per item whose clip was heard (a missing clip is left out, as from the judged means), on
+    lower-cased reference, response and prompt as ``QAEvaluator`` gives them; None, once said, where qa_metrics
+    cannot run here."""
 
     def compute():
         try:
@@ -227,8 +230,8 @@ def _pedant_scores(items: list[dict], task) -> list[float] | None:
                 log.error("VoiceBench SD-QA: PEDANT (qa_metrics) cannot run here (%s): panda_acc and leaderboard_score "
                           "are NaN; gpt_acc is reported. To score it, %s", why, PEDANT_HOW)
             return None
-        return [0.0 if i["missing"] else float(pedant.evaluate([i["reference"].lower()], i["response"].lower(),
-                                                               i["prompt"].lower())) for i in items]
+        return [float(pedant.evaluate([i["reference"].lower()], i["response"].lower(), i["prompt"].lower()))
+                for i in items if not i["missing"]]
 
     return task.remembered("voicebench_pedant", items, compute)
 
@@ -237,8 +240,9 @@ def panda_acc(items, task) -> float:
     scores = _pedant_scores(items, task)
     if scores is None:
         return float("nan")
-    task.report_item_scores("panda_acc", [(i["doc_id"], s) for i, s in zip(items, scores)])
-    return sum(scores) / len(scores)
+    heard = [i for i in items if not i["missing"]]
+    task.report_item_scores("panda_acc", [(i["doc_id"], s) for i, s in zip(heard, scores)])
+    return sum(scores) / len(scores) if scores else float("nan")
 
 
 def qa_leaderboard(items, task) -> float:
