@@ -16,7 +16,7 @@ from lm_eval_audio.storage.text_store import TextStore
 
 
 def cache_key(model: str, messages: list[dict], params: dict, attempt: int, sample: int = 0) -> str:
-    """``sample``: which of several independent replies to the same messages (VoiceBench's judge asks for three);
+    """``sample``: which of several independent replies to the same messages (a judge that reads several samples);
     the first one's key is what it was before samples were counted, so caches made then are still read."""
     payload = {"model": model, "messages": messages, "params": params, "attempt": attempt}
     if sample:

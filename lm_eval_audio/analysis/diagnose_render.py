@@ -9,8 +9,8 @@ _OPTIONAL = (
     ("acc_text_backbone", "Acc_TB", "TB", "text backbone",
      "Acc_TB: the model's text LLM alone, given the same prompts without the audio; "),
     ("acc_text", "Acc_text", "Text", "text in place of the audio",
-     "Acc_text: the model given the text said in each clip in place of the clip (where the benchmark publishes it: "
-     "VoiceBench's text modality); "),
+     "Acc_text: the model given the text said in each clip in place of the clip (where the benchmark publishes "
+     "that text); "),
 )
 
 

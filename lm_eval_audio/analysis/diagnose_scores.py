@@ -66,7 +66,7 @@ class TaskDiagnosis:
     acc_none: float | None = None
     acc_text_backbone: float | None = None  # the text LLM alone on the same prompts (--text_backbone)
     # The model given the text said in each clip in place of the clip, where its benchmark publishes that text
-    # (registry.Benchmark.text_instead_of_audio: VoiceBench's text modality)
+    # (registry.Benchmark.text_instead_of_audio)
     acc_text: float | None = None
     r_tp: float | None = None
     acc_fragments: dict = field(default_factory=dict)  # N -> the accuracy under each of its N fragments

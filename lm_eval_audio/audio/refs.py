@@ -27,7 +27,7 @@ from typing import Any
 from lm_eval_audio.audio.errors import AudioError
 
 
-# A document given as text on purpose (VoiceBench's text modality): its task's doc_to_audio returns
+# A document given as text on purpose (a benchmark's text modality): its task's doc_to_audio returns
 # ``[text_instead(why)]``, which no wrapper reads as a clip: the request is asked as an audio task's prompt without
 # its audio (``audio=none``'s way), where an empty doc_to_audio is refused as missing data.
 TEXT_INSTEAD = "text_instead_of_audio"

@@ -4,6 +4,38 @@ cannot be played (null, neither bytes nor a path, undecodable, zero samples), re
 
 from __future__ import annotations
 
+from pathlib import Path
+
+
+def parquet_rows(path: Path, columns: list[str], audio: str, error: type[Exception], layout: str):
+    """(the ``columns`` of each row, (seconds, problem) of each row's ``audio`` cell) of one parquet file, a few
+    rows at a time (the clips are read in place, not held); ``error`` (naming the file and ``layout``) where the
+    file cannot be read or lacks a column."""
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except Exception as e:  # pyarrow raises several kinds for a damaged file
+        raise error(f"{path} cannot be read as parquet ({e}); download it again") from None
+    names = parquet.schema_arrow.names
+    missing = [c for c in [*columns, audio] if c not in names]
+    if missing:
+        raise error(f"{path} lacks the column(s) {', '.join(missing)} of {layout}'s layout (it has "
+                    f"{', '.join(names)}); download it again")
+    rows, clips = [], []
+    for batch in parquet.iter_batches(batch_size=8, columns=[*columns, audio]):
+        rows += batch.select(list(columns)).to_pylist()
+        clips += cell_checks(batch.column(audio))
+    return rows, clips
+
+
+def clip(table: str, row: int, column: str, problem: str) -> list:
+    """A document's ``doc_to_audio``: its table cell, or, where the loader found it unusable, marked so (the
+    wrappers skip the request and count it)."""
+    if problem:
+        return [{"path": f"{table} row {row}", "unavailable": problem}]
+    return [{"table": table, "row": row, "column": column}]
+
 
 def cell_checks(cells) -> list[tuple[float | None, str]]:
     """(seconds or None, problem or "") of each ``Audio`` cell of a pyarrow struct column, read in place (no copy of

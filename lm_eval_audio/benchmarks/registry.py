@@ -43,7 +43,7 @@ class Benchmark:
     without_judge: str = ""  # what its tasks report when no judge is configured, said in the run's warning
     report: str | None = None  # the module (dotted name) with the report tables laid out as the paper's
     # The --metadata that makes its tasks give the model the text said in each clip in place of the clip, where the
-    # benchmark publishes that text (VoiceBench: {"voicebench_modality": "text"}); diagnose runs them so once more.
+    # benchmark publishes that text (e.g. {"<benchmark>_modality": "text"}); diagnose runs them so once more.
     text_instead_of_audio: dict = field(default_factory=dict)
     folder: Path | None = None  # set when the folder is found
 

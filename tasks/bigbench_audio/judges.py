@@ -20,7 +20,9 @@ tiny.en), cached with the cascade's transcripts (a cascade run with the same rec
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import fill, run
@@ -66,23 +68,32 @@ def parse_verdict(reply: str) -> bool | None:
     return {"CORRECT": True, "INCORRECT": False}.get(word)
 
 
+@functools.lru_cache(maxsize=2)
+def _transcripts(model: str | None, path: str | None):
+    """The recognizer and its transcript cache (``path``, else the default one), loaded once for all four tasks."""
+    from lm_eval_audio.model_wrappers import transcription
+
+    return transcription.TranscriptCache(transcription.FasterWhisper(model), path)
+
+
 def question_transcripts(items: list[dict], task) -> dict[str, str]:
     """Each item's clip transcribed (``uniq_id`` -> text), through the transcript cache."""
     from lm_eval_audio.audio import decoding
     from lm_eval_audio.audio.refs import content_digest
     from lm_eval_audio.model_wrappers import transcription
 
-    model = task.metadata.get("bigbench_audio_question_asr") or None
-    transcriber = transcription.FasterWhisper(model)
+    cache = _transcripts(task.metadata.get("bigbench_audio_question_asr") or None,
+                         os.environ.get("LM_EVAL_AUDIO_TRANSCRIPT_CACHE") or None)
+    transcriber = cache.transcriber
     task.note("bigbench_audio_question_asr", task.name, transcriber.name)
-    cache = transcription.TranscriptCache(transcriber)
-    clips = {content_digest(i["audio"]): i["audio"] for i in items}
+    digests = {i["uniq_id"]: content_digest(i["audio"]) for i in items}
+    clips = {digests[i["uniq_id"]]: i["audio"] for i in items}
     texts, _, errors = cache.get_all(clips, lambda ref: decoding.load(ref, transcription.SAMPLING_RATE),
                                      f"Big Bench Audio: {transcriber.name} transcribes the questions for the judge")
     for digest, error in errors.items():
         log.warning("%s: a question clip cannot be transcribed for the judge (%s): it is judged without it",
                     task.name, error)
-    return {i["uniq_id"]: texts.get(content_digest(i["audio"]), "") for i in items}
+    return {uid: texts.get(digest, "") for uid, digest in digests.items()}
 
 
 def judge(items: list[dict], config: JudgeConfig, task) -> list[bool | None]:

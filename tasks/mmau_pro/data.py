@@ -26,6 +26,7 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout, LayoutDataError, LeftOut, TaskDataAbsent
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
 log = logging.getLogger("lm_eval.audio.mmau_pro")
@@ -136,11 +137,8 @@ def _problem(row: dict) -> str | None:
 
 
 def clips_setting(metadata: dict) -> str:
-    value = str(metadata.get("mmau_pro_clips", "all")).lower()
-    if value not in CLIPS:
-        raise LayoutDataError(f"mmau_pro_clips {value!r}: give all (every clip of a row, the default) or first "
-                            "(the first clip only, as arXiv 2604.24401 did)")
-    return value
+    return one_of(metadata, "mmau_pro_clips", "all", CLIPS, LayoutDataError,
+                  "give all (every clip of a row, the default) or first (the first clip only, as arXiv 2604.24401 did)")
 
 
 def load_items(root: Path, categories: list[str], eval_task: str, clips: str = "all", *,

@@ -20,6 +20,7 @@ from pathlib import Path
 from lm_eval_audio.audio import table_checks
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 
 log = logging.getLogger("lm_eval.audio.mmsu")
@@ -53,11 +54,9 @@ def sample_root() -> Path:
 
 
 def prompt_kind(metadata: dict) -> str:
-    value = str(metadata.get("mmsu_prompt", "current")).lower()
-    if value not in PROMPTS:
-        raise MMSUDataError(f"mmsu_prompt {value!r}: give current (dingdongwang/MMSU's mmsu_inference.py, the default) "
-                            "or paper (the paper's repository, dingdongwang/MMSU_Bench)")
-    return value
+    return one_of(metadata, "mmsu_prompt", "current", PROMPTS, MMSUDataError,
+                  "give current (dingdongwang/MMSU's mmsu_inference.py, the default) or paper (the paper's "
+                  "repository, dingdongwang/MMSU_Bench)")
 
 
 def shards(root: Path) -> list[Path]:
@@ -96,8 +95,6 @@ def _problem(row: dict) -> str | None:
 
 def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     """The rows whose fields equal ``where`` (``{"category": "Perception"}``); what cannot be used, on ``notes``."""
-    import pyarrow.parquet as pq
-
     kind = prompt_kind(metadata)
     source = data_source(metadata, sample)
     notes.note("sources", "MMSU" + (" sample" if sample else ""), source.record())
@@ -106,52 +103,43 @@ def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) ->
     docs, invalid, no_audio, index = [], LeftOut(label, "row", notes), 0, 0
     unknown: dict[str, int] = {}  # rows of a category no task reads: not dropped unsaid
     for path in shards(source.root):
-        try:
-            parquet = pq.ParquetFile(path)
-        except Exception as e:  # pyarrow raises several kinds for a damaged file
-            raise MMSUDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
-        absent = [c for c in (*COLUMNS, "audio") if c not in parquet.schema_arrow.names]
-        if absent:
-            raise MMSUDataError(f"{path} lacks the column(s) {', '.join(absent)} of {REPO}'s layout; download it again")
-        row_in_shard = 0
-        for batch in parquet.iter_batches(batch_size=8, columns=[*COLUMNS, "audio"]):
-            rows, clips = batch.select(list(COLUMNS)).to_pylist(), table_checks.cell_checks(batch.column("audio"))
-            for row, (_, problem) in zip(rows, clips):
-                row_index, index, audio_row, row_in_shard = index, index + 1, row_in_shard, row_in_shard + 1
-                if row.get("category") not in CATEGORIES:
-                    unknown[str(row.get("category"))] = unknown.get(str(row.get("category")), 0) + 1
-                if any(row.get(k) != v for k, v in where.items()):
-                    continue
-                bad = _problem(row)
-                if bad:
-                    invalid.add(row_index, row.get("id"), bad)
-                    continue
-                if row["answer_gt"] not in [row.get(f"choice_{x}") for x in "abcd"]:
-                    # the script still scores it, always wrong: so do we, and say so
-                    notes.note("answer_not_in_choices", f"{label}/{row['id']}", row["answer_gt"])
-                    log.warning("%s: id %s: answer_gt %r is none of its choices: scored wrong, as the script scores "
-                                "it", label, row["id"], row["answer_gt"])
-                if problem:
-                    no_audio += 1
-                    notes.note("unusable_audio", f"{label}/{row['id']}", problem)
-                    log.warning("%s: id %s: %s; the model is not run on it, it is counted in audio_missing and "
-                                "scored wrong", label, row["id"], problem)
-                docs.append({
-                    "doc_id": len(docs),
-                    "uniq_id": str(row["id"]),
-                    "question": str(row["question"]),
-                    # None stays None: the prompt writes it "None", as the official f-string does
-                    "choices": [row[f"choice_{x}"] for x in "abcd"],
-                    "answer": str(row["answer_gt"]),
-                    "category": str(row["category"]),
-                    "sub_category": str(row.get("sub-category")),
-                    "sub_sub_category": str(row.get("sub-sub-category")),
-                    "task_name": str(row.get("task_name")),
-                    "prompt_kind": kind,
-                    "audio_table": str(path),
-                    "audio_row": audio_row,
-                    "audio_problem": problem or "",
-                })
+        rows, clips = table_checks.parquet_rows(path, list(COLUMNS), "audio", MMSUDataError, REPO)
+        for audio_row, (row, (_, problem)) in enumerate(zip(rows, clips)):
+            row_index, index = index, index + 1
+            if row.get("category") not in CATEGORIES:
+                unknown[str(row.get("category"))] = unknown.get(str(row.get("category")), 0) + 1
+            if any(row.get(k) != v for k, v in where.items()):
+                continue
+            bad = _problem(row)
+            if bad:
+                invalid.add(row_index, row.get("id"), bad)
+                continue
+            if row["answer_gt"] not in [row.get(f"choice_{x}") for x in "abcd"]:
+                # the script still scores it, always wrong: so do we, and say so
+                notes.note("answer_not_in_choices", f"{label}/{row['id']}", row["answer_gt"])
+                log.warning("%s: id %s: answer_gt %r is none of its choices: scored wrong, as the script scores "
+                            "it", label, row["id"], row["answer_gt"])
+            if problem:
+                no_audio += 1
+                notes.note("unusable_audio", f"{label}/{row['id']}", problem)
+                log.warning("%s: id %s: %s; the model is not run on it, it is counted in audio_missing and "
+                            "scored wrong", label, row["id"], problem)
+            docs.append({
+                "doc_id": len(docs),
+                "uniq_id": str(row["id"]),
+                "question": str(row["question"]),
+                # None stays None: the prompt writes it "None", as the official f-string does
+                "choices": [row[f"choice_{x}"] for x in "abcd"],
+                "answer": str(row["answer_gt"]),
+                "category": str(row["category"]),
+                "sub_category": str(row.get("sub-category")),
+                "sub_sub_category": str(row.get("sub-sub-category")),
+                "task_name": str(row.get("task_name")),
+                "prompt_kind": kind,
+                "audio_table": str(path),
+                "audio_row": audio_row,
+                "audio_problem": problem or "",
+            })
     invalid.warn(label)
     if unknown:
         notes.note("unknown_group_values", f"{source.root / 'data'}:category", unknown)
@@ -171,6 +159,4 @@ def prompt(doc: dict) -> str:
 
 
 def doc_to_audio(doc: dict) -> list:
-    if doc["audio_problem"]:
-        return [{"path": f"{doc['audio_table']} row {doc['audio_row']}", "unavailable": doc["audio_problem"]}]
-    return [{"table": doc["audio_table"], "row": doc["audio_row"], "column": "audio"}]
+    return table_checks.clip(doc["audio_table"], doc["audio_row"], "audio", doc["audio_problem"])

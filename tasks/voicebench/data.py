@@ -27,6 +27,7 @@ from lm_eval_audio.audio import table_checks
 from lm_eval_audio.audio.refs import text_instead
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 from lm_eval_audio.tasks.voicebench import rules
 
@@ -74,11 +75,9 @@ def sample_root() -> Path:
 
 
 def modality(metadata: dict) -> str:
-    value = str(metadata.get("voicebench_modality", "audio")).lower()
-    if value not in MODALITIES:
-        raise VoiceBenchDataError(f"voicebench_modality {value!r}: give audio (the clip, the default) or text "
-                                  "(the prompt's text in place of the clip, VoiceBench's text modality)")
-    return value
+    return one_of(metadata, "voicebench_modality", "audio", MODALITIES, VoiceBenchDataError,
+                  "give audio (the clip, the default) or text (the prompt's text in place of the clip, VoiceBench's "
+                  "text modality)")
 
 
 def _pattern(config: str, split: str) -> str:
@@ -113,26 +112,6 @@ def data_source(config: str, split: str, metadata: dict, sample: bool) -> DataSo
                                   "that has it (data_revision=)")
     snapshot.fetch(files, task)
     return DataSource(snapshot.root, snapshot)
-
-
-def _rows(path: Path, columns: list[str]):
-    """(the text columns of each row, (seconds, problem) of each row's clip) of one parquet file."""
-    import pyarrow.parquet as pq
-
-    try:
-        parquet = pq.ParquetFile(path)
-    except Exception as e:  # pyarrow raises several kinds for a damaged file
-        raise VoiceBenchDataError(f"{path} cannot be read as parquet ({e}); download it again") from None
-    names = parquet.schema_arrow.names
-    missing = [c for c in [*columns, "audio"] if c not in names]
-    if missing:
-        raise VoiceBenchDataError(f"{path} lacks the column(s) {', '.join(missing)} of {REPO}'s layout (it has "
-                                  f"{', '.join(names)}); download it again")
-    rows, clips = [], []
-    for batch in parquet.iter_batches(batch_size=8, columns=[*columns, "audio"]):
-        rows += batch.select(columns).to_pylist()
-        clips += table_checks.cell_checks(batch.column("audio"))
-    return rows, clips
 
 
 def _problem(subset: Subset, row: dict) -> str | None:
@@ -179,7 +158,7 @@ def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNo
         notes.note("sources", "VoiceBench" + (" sample" if sample else ""), source.record())
         index = 0  # the row's place in its split
         for path in split_files(source.root, config, one):
-            rows, clips = _rows(path, columns)
+            rows, clips = table_checks.parquet_rows(path, columns, "audio", VoiceBenchDataError, REPO)
             for row_index, (row, (_, problem)) in enumerate(zip(rows, clips)):
                 uid, index = f"{config}/{one}/{index}", index + 1
                 bad = _problem(subset, row)
@@ -224,7 +203,4 @@ def doc_to_text(doc: dict) -> str:
 def doc_to_audio(doc: dict) -> list:
     if doc["modality"] == "text":
         return [text_instead("VoiceBench text modality: the prompt's text in place of its clip")]
-    ref = {"table": doc["audio_table"], "row": doc["audio_row"], "column": "audio"}
-    if doc["audio_problem"]:
-        return [{"path": f"{doc['audio_table']} row {doc['audio_row']}", "unavailable": doc["audio_problem"]}]
-    return [ref]
+    return table_checks.clip(doc["audio_table"], doc["audio_row"], "audio", doc["audio_problem"])
