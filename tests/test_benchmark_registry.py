@@ -51,7 +51,9 @@ def _toy_benchmark(root: Path) -> Path:
 
 def test_every_bundled_benchmark_is_found_with_its_declaration():
     found = {b.key: b for b in registry.all_benchmarks()}
-    assert set(found) == set(FOLDERS) == {"airbench", "audiobench", "bigbench_audio", "mmar", "mmau", "mmau_pro", "mmsu", "voicebench"}
+    assert set(found) == set(FOLDERS) == {
+        "airbench", "audiobench", "bigbench_audio", "mmar", "mmau", "mmau_pro", "mmsu", "voicebench", "fleurs", "covost2",
+        "aishell1", "wenetspeech", "voxpopuli", "muchomusic", "vocalsound"}
     assert registry.of_task("airbench_foundation_music_aqa") is found["airbench"]
     assert registry.of_task("mmau_pro_sample") is found["mmau_pro"]  # a group
     assert registry.of_task("spoken_digits_gen") is None  # our smoke-test task belongs to no benchmark
@@ -94,7 +96,8 @@ def test_a_declaration_that_is_not_a_benchmark_names_its_file(tmp_path):
 # Shared code names no benchmark: no identifier or string in its code (docstrings and comments, which cite where a
 # rule comes from, aside) spells a benchmark's folder or name.
 SHARED = [p for folder in ("lm_eval_audio", "judges", "model_wrappers") for p in (REPO / folder).rglob("*.py")]
-NAMES = re.compile(r"(?<![a-z])(air[-_]?bench|audio[-_]?bench|mmau|mmar)", re.IGNORECASE)
+NAMES = re.compile(r"(?<![a-z])(air[-_]?bench|audio[-_]?bench|mmau|mmar|voice[-_]?bench|mmsu|big[-_ ]?bench|fleurs|"
+                   r"covost|aishell|wenet[-_]?speech|vox[-_]?populi|mucho[-_]?music|vocal[-_]?sound)", re.IGNORECASE)
 
 
 def _code_without_docs(path: Path) -> str:

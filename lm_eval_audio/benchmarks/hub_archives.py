@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tarfile
+from collections import Counter
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -53,3 +54,23 @@ def unpack(archive: Path, tmp: Path, expect: str) -> None:
         else:
             raise HubDataError(f"{name} holds no {expect}/ folder (it holds {sorted(p.name for p in tmp.iterdir())[:5]}): "
                                "set the benchmark's local data folder to a copy laid out as its README says")
+
+
+def unpack_clips(archive: Path, folder: Path, expect: str, suffix: str = ".wav") -> None:
+    """Every ``suffix`` member of the tar ``archive`` written into ``folder/expect`` under its base name, wherever
+    the archive's folders put it (a corpus's loading script matches its clips to its transcript rows by base name,
+    so the base names are its keys); two members with one base name stop it."""
+    target = folder / expect
+    target.mkdir(parents=True)
+    with tarfile.open(archive) as tar:
+        members = [m for m in tar.getmembers() if m.isfile() and m.name.endswith(suffix)]
+        names = [PurePosixPath(m.name).name for m in members]
+        twice = sorted(n for n, k in Counter(names).items() if k > 1)
+        if twice:
+            raise HubDataError(f"{archive.name}: {len(twice)} clip name(s) appear twice ({twice[:3]}): which one a "
+                               "transcript row means cannot be told; download the archive again")
+        _check_room(archive, folder, [], sum(m.size for m in members))
+        for member, name in zip(members, names):
+            source = tar.extractfile(member)
+            with open(target / name, "wb") as out:
+                shutil.copyfileobj(source, out)

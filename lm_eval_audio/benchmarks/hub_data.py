@@ -229,12 +229,13 @@ class Snapshot:
                           beside=beside, doing=f"unpacking {archive}")
 
     def built(self, inputs: list[str], build, expect: str, what: str, *, beside: list[str] = (),
-              doing: str, version: str = "") -> Path:
+              doing: str, version: str = "", into: str = "unpacked") -> Path:
         """A folder in the official layout made once from the repository files ``inputs`` (fetched first) by
         ``build(paths, folder)``, which fills the empty ``folder`` so that its ``expect`` folder exists; the
         ``beside`` files are linked into it. One process builds while the others of a run wait (a lock); a killed
         build is redone, never half-read. ``version`` names what else the result depends on (a converter's
-        version, a bundled file's digest): another version builds again."""
+        version, a bundled file's digest): another version builds again. ``into`` names the folder (in the
+        snapshot's work folder): builds with different names live side by side (one per language, say)."""
         from huggingface_hub.utils import WeakFileLock
 
         absent = [p for p in inputs if p not in self.files]
@@ -246,11 +247,11 @@ class Snapshot:
         # MMAU-Pro) is not unpacked again; several inputs or a version get a digest of all of them.
         tag = remotes[0].etag if len(remotes) == 1 and not version else hashlib.sha256(
             "\0".join([version, *(r.etag or r.path for r in remotes)]).encode()).hexdigest()[:40]
-        folder, done = self.work / "unpacked", self.work / f"unpacked-{tag}.complete"
+        folder, done = self.work / into, self.work / f"{into}-{tag}.complete"
         self.work.mkdir(parents=True, exist_ok=True)
         wanted = [self.files[b] for b in beside if b in self.files]
         size = sum(r.size for r in remotes)
-        with WeakFileLock(self.work / "unpack.lock"):
+        with WeakFileLock(self.work / ("unpack.lock" if into == "unpacked" else f"{into}.lock")):
             ready = done.is_file() and (folder / expect).is_dir()
             if not ready and not all((self.root / p).is_file() for p in inputs):
                 # the inputs and what they are made into, both on this disk for a while
@@ -263,7 +264,7 @@ class Snapshot:
             self.fetch(wanted + ([] if ready else remotes), what)
             if not ready:
                 say(f"{what}: {doing} ({size_text(size)}) into {folder}")
-                for old in self.work.glob("unpacked-*.complete"):
+                for old in self.work.glob(f"{into}-*.complete"):
                     old.unlink()
                 partial = folder.with_name(folder.name + ".partial")
                 shutil.rmtree(partial, ignore_errors=True)

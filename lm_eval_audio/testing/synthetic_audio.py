@@ -132,11 +132,11 @@ def said(text: str, voice: str = "en") -> np.ndarray:
     return fit(speak(text, voice), 3.2)
 
 
-def said_whole(text: str) -> np.ndarray:
+def said_whole(text: str, voice: str = "en") -> np.ndarray:
     """The text said by espeak-ng, whole: faster where needed to stay within a sample's clip length (``said`` cuts a
     clip to length, which would cut off a spoken question's end)."""
     for speed in (175, 210, 250, 300):
-        x = speak(text, speed=speed)
+        x = speak(text, voice, speed=speed)
         if len(x) <= int((MAX_SECONDS - 0.05) * SR):
             return x
     raise SystemExit(f"{text!r} is too long to say in {MAX_SECONDS} s: shorten it")
@@ -173,3 +173,22 @@ def write_sample(benchmark: str, folder: Path, make) -> None:
         "numbers say nothing about the benchmark. It lets the tasks, their scoring and `lm-eval-audio diagnose` run "
         f"offline. Regenerate with `.venv/bin/python {script}`.\n", encoding="utf-8")
     print(f"{benchmark}: {count} items in {out}")
+
+
+def wav_bytes(x: np.ndarray) -> bytes:
+    """A clip as the bytes of a 16 kHz mono 16-bit WAV file (a table's ``Audio`` cell, a tar member)."""
+    import io
+
+    buffer = io.BytesIO()
+    sf.write(buffer, to_pcm16(x), SR, format="WAV", subtype="PCM_16")
+    return buffer.getvalue()
+
+
+def write_audio_parquet(path: Path, rows: list[dict]) -> None:
+    """``rows`` as one parquet file, an ``Audio`` cell (``{"bytes", "path"}``) where a row holds one: the layout the
+    Hub's parquet datasets publish (a benchmark's make_sample lists the columns in its official order)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist(rows), path)

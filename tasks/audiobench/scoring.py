@@ -13,7 +13,7 @@ import math
 import re
 import statistics
 
-from lm_eval_audio.metrics import wer as wer_metric
+from lm_eval_audio.metrics import error_rates
 
 log = logging.getLogger("lm_eval.audio.audiobench")
 
@@ -22,7 +22,7 @@ def scored(items):
     return [i for i in items if not i["audio_missing"]]
 
 
-def wer_counts(items, task, report: bool = False) -> list[tuple[int, wer_metric.Counts]]:
+def wer_counts(items, task, report: bool = False) -> list[tuple[int, error_rates.Counts]]:
     """(template id, edit counts) per recording: chunk responses rejoined in order with a
     space (as the toolkit's model code joins them), scored against the recording's reference.
     A recording missing some of its chunks (``--limit`` cut it) cannot be scored: it is
@@ -37,7 +37,7 @@ def wer_counts(items, task, report: bool = False) -> list[tuple[int, wer_metric.
             incomplete.append(f"{key} (chunks {[c['chunk_index'] for c in chunks]} of {chunks[0]['chunk_count']})")
             continue
         hypothesis = " ".join(c["response"].strip() for c in chunks)
-        out.append((chunks[0]["template_id"], wer_metric.counts(chunks[0]["reference"], hypothesis)))
+        out.append((chunks[0]["template_id"], error_rates.counts(chunks[0]["reference"], hypothesis, "whisper_english_spelled_numbers")))
     if incomplete and report:
         task.note("audiobench_incomplete_recordings", task.name, incomplete)
         log.log(logging.ERROR if not out else logging.WARNING,
@@ -48,7 +48,7 @@ def wer_counts(items, task, report: bool = False) -> list[tuple[int, wer_metric.
 
 
 def combine_wer(values) -> float:
-    return wer_metric.rate(sum((c for _, c in values), wer_metric.Counts(0, 0)))
+    return error_rates.rate(error_rates.total(c for _, c in values))
 
 
 def combine_mean(values) -> float:

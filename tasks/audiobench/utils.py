@@ -1,7 +1,7 @@
 """Hooks for the AudioBench tasks: data, prompts, per-item results and the metrics.
 
-Data and prompts live in ``lm_eval_audio.tasks.data.data``, WER in ``lm_eval_audio.metrics.wer``,
-METEOR in ``lm_eval_audio.metrics.meteor`` and the judge in
+Data and prompts live in ``lm_eval_audio.tasks.data.data``, WER in ``lm_eval_audio.metrics.error_rates`` (rule
+``whisper_english_spelled_numbers``, the toolkit's ``preprocess_text_asr``), METEOR in ``lm_eval_audio.metrics.meteor`` and the judge in
 ``lm_eval_audio.tasks.data.judges``; this file connects them to lm-eval.
 
 Every metric is computed per item, then combined (``lm_eval_audio.tasks.data.scoring``:

@@ -1,0 +1,243 @@
+"""Sets of clips published on the Hub as parquet with audio cells or as transcripts beside a tar of clips: where their
+files come from and their documents, for the task folders that declare a :class:`SpeechSet` (the speech recognition
+and translation sets, ``tasks/fleurs``, ``tasks/aishell1``, ...; and the classification sets read the same way,
+``tasks/muchomusic``, ``tasks/vocalsound``).
+
+Two published layouts are read:
+
+* **parquet**: shards holding each clip in an ``Audio`` cell beside its text (``parquet_docs``); the clips are read
+  in place from the shards the task fetches.
+* **transcript and archive**: a transcript table beside a tar of the clips (``archive_clips``); the archive is
+  unpacked once into the Hugging Face cache (``hub_data.Snapshot.built``), its clips by base name, and the folder's
+  own reader turns its transcript rows into :func:`document` s.
+
+Every document carries what ``metrics.speech_to_text`` scores (``reference``, ``scoring``, ``audio_problem``), the
+instruction the model is given (``prompt``: the folder's default, cited in its README, or ``--metadata '{"prompt":
+"..."}'``), and its clip. A row without its reference text is left out and named; a clip that is missing or cannot
+be played leaves its row in, flagged: the model is not run on it, and it is counted in ``audio_missing`` (left out
+of an error rate or BLEU, which are over what the model heard; wrong in an accuracy).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from lm_eval_audio.audio import table_checks
+from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot, open_snapshot, revision_for
+from lm_eval_audio.metrics import speech_to_text
+
+log = logging.getLogger("lm_eval.audio.data")
+PROMPT_KEY = "prompt"
+
+
+class SpeechDataError(LayoutDataError):
+    """A speech set's data that cannot be used; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class SpeechSet:
+    """What a task folder declares of its benchmark's data."""
+
+    name: str  # as its paper writes it: "AISHELL-1"
+    repo: str  # the Hub dataset
+    env: str  # the variable naming a local copy in the same layout
+    metadata_key: str  # the --metadata key naming one
+    layout: str  # what the folder must hold, for the messages ("data/test-*.parquet")
+    folder: Path  # the task folder (its sample_data/ is the synthetic stand-in)
+    fetch_hint: str  # the command that fetches it ahead ("lm-eval-audio download --tasks aishell1")
+
+    def help(self) -> str:
+        return (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
+                f"download {self.repo} --repo-type dataset --local-dir /data/x`), then `export {self.env}=/data/x` "
+                f"or pass --metadata '{{\"{self.metadata_key}\": \"/data/x\"}}'. The folder must hold {self.layout}. "
+                f"To try the tasks without the data, run the synthetic `{self.folder.name}_sample` group.")
+
+
+def local_root(spec: SpeechSet, metadata: dict) -> Path | None:
+    """The local copy named by ``--metadata`` or the variable, checked to exist; None for the Hub."""
+    raw = metadata.get(spec.metadata_key) or os.environ.get(spec.env)
+    if not raw:
+        return None
+    root = Path(raw).expanduser()
+    if not root.is_dir():
+        raise SpeechDataError(f"{spec.name} data folder {str(root)!r} does not exist. " + spec.help())
+    return root
+
+
+def source(spec: SpeechSet, metadata: dict, sample: bool) -> tuple[Path, Snapshot | None]:
+    """The bundled sample, the local copy, or the Hub snapshot (nothing fetched yet)."""
+    if sample:
+        return spec.folder / "sample_data", None
+    root = local_root(spec, metadata)
+    if root is not None:
+        return root, None
+    snapshot = open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.fetch_hint)
+    return snapshot.root, snapshot
+
+
+def files(spec: SpeechSet, root: Path, snapshot: Snapshot | None, pattern: str, what: str,
+          transcript: bool = False) -> list[Path]:
+    """The files matching ``pattern`` (a glob relative to the root), fetched where they come from the Hub (a
+    ``transcript``, small, is fetched in a dry run of ``lm-eval-audio download`` too: what follows needs it)."""
+    if snapshot is None:
+        found = sorted(root.glob(pattern))
+    else:
+        remote = snapshot.matching(pattern)
+        snapshot.fetch(remote, what, needed_to_plan=transcript)
+        found = [snapshot.root / r.path for r in remote]
+    if not found:
+        where = snapshot.label if snapshot is not None else str(root)
+        raise SpeechDataError(f"{what}: {where} holds no {pattern}: not {spec.repo}'s layout. " + spec.help())
+    return found
+
+
+def table_shards(spec: SpeechSet, metadata: dict, sample: bool, pattern: str, label: str,
+                 notes: DataNotes) -> list[Path]:
+    """A parquet set's shards matching ``pattern``, fetched, their source recorded."""
+    root, snapshot = source(spec, metadata, sample)
+    shards = files(spec, root, snapshot, pattern, label)
+    record(notes, label, root, snapshot, shards)
+    return shards
+
+
+def record(notes: DataNotes, label: str, root: Path, snapshot: Snapshot | None, read: list[Path]) -> None:
+    data = DataSource(root, snapshot, tuple(p.relative_to(root).as_posix() for p in read if p.is_relative_to(root)))
+    notes.note("sources", label, data.record())
+
+
+def prompt(metadata: dict, default: str) -> str:
+    """The instruction: ``--metadata '{"prompt": "..."}'`` where given, else the folder's cited default."""
+    given = metadata.get(PROMPT_KEY)
+    if given is not None and not isinstance(given, str):
+        raise SpeechDataError(f"--metadata prompt must be a string (the instruction given with each clip), not "
+                              f"{type(given).__name__}")
+    return default if given is None else given
+
+
+def asked(notes: DataNotes, label: str, metadata: dict, default: str, scoring: str = "") -> str:
+    """The instruction (``prompt``), and how the task is asked and scored, into the results
+    (``lm_eval_audio_data.prompts`` and ``scoring_rules``)."""
+    instruction = prompt(metadata, default)
+    notes.note("prompts", label, instruction)
+    if scoring:
+        notes.note("scoring_rules", label, speech_to_text.describe(scoring))
+    return instruction
+
+
+def document(index: int, uniq_id: str, reference: str, scoring: str, instruction: str, *, audio_path: str = "",
+             audio_table: str = "", audio_row: int = -1, audio_column: str = "audio", audio_problem: str = "",
+             **extra) -> dict:
+    """One document: its clip a file (``audio_path``) or a table cell (``audio_table``, row, column)."""
+    return {"doc_id": index, "uniq_id": uniq_id, "reference": reference, "scoring": scoring, "prompt": instruction,
+            "audio_path": audio_path, "audio_table": audio_table, "audio_row": audio_row,
+            "audio_column": audio_column, "audio_problem": audio_problem, **extra}
+
+
+def parquet_docs(shards: list[Path], text: str, id_column: str | None, label: str, scoring: str, instruction: str,
+                 notes: DataNotes, extra_columns: tuple[str, ...] = (), audio: str = "audio") -> list[dict]:
+    """The documents of the rows of ``shards`` (their clips in the ``audio`` column, read in place)."""
+    columns = [c for c in (text, id_column, *extra_columns) if c]
+    docs, invalid = [], LeftOut(label, "row", notes)
+    index = 0
+    for path in shards:
+        rows, clips = table_checks.parquet_rows(path, columns, audio, SpeechDataError, label)
+        for audio_row, (row, (_, problem)) in enumerate(zip(rows, clips)):
+            row_index, index = index, index + 1
+            named = id_column and row.get(id_column) is not None
+            uniq_id = str(row[id_column]) if named else f"{path.name}/{audio_row}"
+            reference = row.get(text)
+            if not isinstance(reference, str) or not reference.strip():
+                invalid.add(row_index, uniq_id, f"no reference text in {text!r}")
+                continue
+            docs.append(document(len(docs), uniq_id, reference, scoring, instruction, audio_table=str(path),
+                                 audio_row=audio_row, audio_problem=problem or "",
+                                 **{c: row.get(c) for c in extra_columns}))
+    invalid.warn(label)
+    return checked(docs, label, notes)
+
+
+def archive_clips(snapshot: Snapshot | None, archive: Path, name: str, what: str) -> Path:
+    """The folder holding the clips of the tar ``archive`` by base name, unpacked once into the Hugging Face cache:
+    the Hub's archive beside its snapshot, a local copy's (or the sample's) keyed by its path, size and time."""
+    import hashlib
+    import shutil
+
+    from huggingface_hub.utils import WeakFileLock
+
+    from lm_eval_audio.benchmarks.hub_archives import unpack_clips
+    from lm_eval_audio.benchmarks.hub_data import WORK_FOLDER, cache_root, say
+
+    def build(paths, out):
+        unpack_clips(paths[0], out, "clips")
+
+    if snapshot is not None:
+        rel = archive.relative_to(snapshot.root).as_posix()
+        return snapshot.built([rel], build, "clips", what, doing=f"unpacking {rel}", into="clips-" + name) / "clips"
+    if not archive.is_file():
+        raise SpeechDataError(f"{what}: {archive} does not exist: the folder is not the official layout")
+    stat = archive.stat()
+    key = hashlib.sha256(f"{archive.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:20]
+    folder = cache_root() / WORK_FOLDER / "local-archives" / key
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with WeakFileLock(folder.parent / f"{key}.lock"):
+        if not (folder / "clips.complete").is_file():
+            say(f"{what}: unpacking {archive} into {folder}")
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build([archive], folder)
+            (folder / "clips.complete").write_text(str(archive))
+    return folder / "clips"
+
+
+def clip_problem(path: Path) -> str:
+    from lm_eval_audio.storage.data_paths import audio_file_problem
+
+    return audio_file_problem(str(path))
+
+
+def checked(docs: list[dict], label: str, notes: DataNotes, missing_are: str = "left out of the score") -> list[dict]:
+    """The documents, with the unplayable clips noted and warned of once (``missing_are``: how the task scores
+    them); none at all stops the task."""
+    if not docs:
+        raise SpeechDataError(f"{label}: no usable rows; use the complete official data")
+    missing = [d for d in docs if d["audio_problem"]]
+    for d in missing:
+        notes.note("unusable_audio", f"{label}/{d['uniq_id']}", d["audio_problem"])
+    if missing:
+        log.warning("%s: %d clip(s) missing or unplayable (first: %s: %s); the model is not run on them, they are "
+                    "counted in audio_missing and %s", label, len(missing), missing[0]["uniq_id"],
+                    missing[0]["audio_problem"], missing_are)
+    log.info("%s: %d item(s)", label, len(docs))
+    return docs
+
+
+def doc_to_audio(doc: dict) -> list:
+    if doc["audio_table"]:
+        return table_checks.clip(doc["audio_table"], doc["audio_row"], doc["audio_column"], doc["audio_problem"])
+    if doc["audio_problem"]:
+        return [{"path": doc["audio_path"], "unavailable": doc["audio_problem"]}]
+    return [doc["audio_path"]]
+
+
+def doc_to_text(doc: dict) -> str:
+    return doc["prompt"]
+
+
+def data_check(data_module: str):
+    """A folder's ``Benchmark.check_data``: the prompt, where given, is text, and a local copy, where one is set,
+    exists (the Hub's files are fetched by each task as it loads: only what it reads). ``data_module`` names the
+    module holding the folder's ``SPEC``, imported only when a run has its tasks."""
+
+    def check(tasks: list[str], metadata: dict) -> None:
+        import importlib
+
+        prompt(metadata, "")
+        if any("_sample" not in t for t in tasks):
+            local_root(importlib.import_module(data_module).SPEC, metadata)
+
+    return check

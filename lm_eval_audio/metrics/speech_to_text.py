@@ -1,0 +1,75 @@
+"""Per-item results and corpus scores of the speech recognition and speech translation tasks, for a task folder's
+``utils.py`` to hand lm-eval (``process_results`` and the aggregations its YAML names).
+
+A document carries ``reference`` (the text the answer is scored against), ``scoring`` (for an error rate, a rule
+of ``text_normalizers.RULES``, whose unit makes the metric ``wer`` or ``cer``; for BLEU, ``bleu:<sacrebleu
+tokenizer>``) and ``audio_problem`` (why its clip cannot be played, or ""). A document whose clip cannot be
+played has no answer: it is counted in ``audio_missing`` and left out of the score, which is over the items the
+model heard. A request that failed is answered with an empty string by the wrapper and counted in
+``failed_items``: scored as an empty answer (every reference unit an error), so it shows in the score too.
+
+Every score is corpus-level: the edits of all items over their reference units (``error_rates``), or sacrebleu's
+corpus BLEU (``bleu``); the per-item rate goes into each logged sample (``item_scores``) for diagnostics.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from lm_eval_audio.metrics import bleu as bleu_metric
+from lm_eval_audio.metrics import error_rates
+from lm_eval_audio.metrics.text_normalizers import rule_named
+
+log = logging.getLogger("lm_eval.audio")
+BLEU_PREFIX = "bleu:"
+
+
+def metric_of(scoring: str) -> str:
+    """The metric a document's ``scoring`` gives: ``wer``, ``cer`` or ``bleu``."""
+    return "bleu" if scoring.startswith(BLEU_PREFIX) else rule_named(scoring).metric
+
+
+def describe(scoring: str) -> str:
+    """One line on how a task is scored, for the results (``lm_eval_audio_data.scoring_rules``) and the log."""
+    if scoring.startswith(BLEU_PREFIX):
+        return f"corpus BLEU, sacrebleu {bleu_metric.signature(scoring[len(BLEU_PREFIX):])}"
+    rule = rule_named(scoring)
+    return f"{rule.name}: corpus {rule.says}"
+
+
+def process_results(doc: dict, results: list) -> dict:
+    missing = bool(doc["audio_problem"])
+    item = {"doc_id": doc["doc_id"], "reference": doc["reference"], "response": results[0],
+            "scoring": doc["scoring"], "missing": missing}
+    return {metric_of(doc["scoring"]): item, "audio_missing": float(missing)}
+
+
+def _heard(items: list[dict], task) -> tuple[list[dict], str | None]:
+    heard = [i for i in items if not i["missing"]]
+    rules = sorted({i["scoring"] for i in heard})
+    if len(rules) > 1:
+        raise ValueError(f"{task.name}: its documents are scored by different rules ({', '.join(rules)}); a task "
+                         "is scored by one rule: give each rule its own task")
+    return heard, (rules[0] if rules else None)
+
+
+def error_rate(items: list[dict], task) -> float:
+    """Corpus word or character error rate (a fraction) over the items the model heard (the YAMLs name it as the
+    aggregation of ``wer`` or ``cer``)."""
+    heard, scoring = _heard(items, task)
+    if scoring is None:
+        return float("nan")
+    per_item = [error_rates.counts(i["reference"], i["response"], scoring) for i in heard]
+    metric = metric_of(scoring)
+    task.report_item_scores(metric, [(i["doc_id"], error_rates.rate(c) if c.length else None)
+                                     for i, c in zip(heard, per_item)])
+    return error_rates.rate(error_rates.total(per_item))
+
+
+def bleu(items, task):
+    """Corpus BLEU (0-100) over the items the model heard, tokenized for the target language."""
+    heard, scoring = _heard(items, task)
+    if scoring is None:
+        return float("nan")
+    return bleu_metric.corpus_bleu([i["response"] for i in heard], [i["reference"] for i in heard],
+                                   scoring[len(BLEU_PREFIX):])

@@ -1,0 +1,9 @@
+"""AISHELL-1 (arXiv 1709.05522; its test set as TwinkStart/AISHELL-1): what shared code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="AISHELL-1",
+    check_data=data_check("lm_eval_audio.tasks.aishell1.data"),
+    headline_metrics=("cer",))

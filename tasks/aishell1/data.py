@@ -1,0 +1,28 @@
+"""AISHELL-1's test set as the peer toolkits read it from the Hub: ``TwinkStart/AISHELL-1`` (UltraEval-Audio's
+``registry/dataset/aishell.yaml``: split ``test``, reference ``text``), parquet shards ``data/test-*.parquet`` holding
+each clip in its ``audio`` cell beside its ``text``: the 7,176 utterances of OpenSLR SLR33's test set (AudioBench's
+``AudioLLMs/aishell_1_zh_test`` holds 6,920 of them). The shard names follow the Hub's parquet convention; the
+loader reads whatever ``data/test-*.parquet`` the snapshot lists, and says so where it lists none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+
+SPEC = speech_sets.SpeechSet(
+    name="AISHELL-1", repo="TwinkStart/AISHELL-1", env="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir",
+    layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent,
+    fetch_hint="lm-eval-audio download --tasks aishell1")
+SCORING = "cn_tn_chars"
+# Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): AISHELL-1's question
+PROMPT = "请把这段语音转录成文本。"
+
+
+def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    label = "AISHELL-1 test" + (" sample" if sample else "")
+    shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
+    return speech_sets.parquet_docs(shards, "text", None, label, SCORING, instruction, notes)

@@ -1,0 +1,53 @@
+"""CoVoST 2's test sets as the peer toolkits read them from the Hub: ``fixie-ai/covost2`` (AU-Harness, ultravox),
+the ``facebook/covost2`` directions with their Common Voice clips inside the parquet shards
+(``facebook/covost2`` itself needs Common Voice downloaded by hand): per direction ``<config>/test-*.parquet``, columns
+``id``, ``sentence`` (the source text), ``translation`` (the reference) and ``audio`` (a Hugging Face ``Audio``
+cell). The configurations are facebook's, ``en_zh-CN`` and ``zh-CN_en`` among them.
+
+The score is Qwen2-Audio's (``eval_audio/evaluate_st.py``, QwenLM/Qwen2-Audio@595360e): sacrebleu's corpus BLEU of
+the answers as given (no normalization), tokenized for the target language: ``zh`` for Chinese, ``ja-mecab`` for
+Japanese, ``13a`` for the rest (``lm_eval_audio.metrics.bleu``); the signature goes into the results.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.metrics import bleu
+from lm_eval_audio.metrics.speech_to_text import BLEU_PREFIX
+
+SPEC = speech_sets.SpeechSet(
+    name="CoVoST 2", repo="fixie-ai/covost2", env="COVOST2_DATA_DIR", metadata_key="covost2_data_dir",
+    layout="<config>/test-*.parquet (e.g. en_zh-CN/test-00000-of-00008.parquet)",
+    folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks covost2_<direction>")
+# task direction -> (Hub configuration, source language, target language): the model cards' directions (Qwen2-Audio:
+# en-de, de-en, en-zh, zh-en, es-en, fr-en, it-en; Qwen2.5-Omni and Step-Audio 2: en-zh, zh-en) and en-ja / ja-en
+DIRECTIONS = {
+    "en_de": ("en_de", "English", "German"), "de_en": ("de_en", "German", "English"),
+    "en_zh": ("en_zh-CN", "English", "Chinese"), "zh_en": ("zh-CN_en", "Chinese", "English"),
+    "en_ja": ("en_ja", "English", "Japanese"), "ja_en": ("ja_en", "Japanese", "English"),
+    "es_en": ("es_en", "Spanish", "English"), "fr_en": ("fr_en", "French", "English"),
+    "it_en": ("it_en", "Italian", "English"),
+}
+# Qwen2.5-Omni's and Qwen3-Omni's speech translation instruction, as UltraEval-Audio reproduces them
+# (OpenBMB/UltraEval-Audio@9b69da6, registry/prompt/qwen3-omni.yaml and qwen-omni.yaml)
+PROMPT = "Listen to the provided {source} speech and produce a translation in {target} text."
+
+
+def scoring(direction: str) -> str:
+    return BLEU_PREFIX + bleu.tokenizer_for(direction.split("_")[1])
+
+
+def load_docs(direction: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    if direction not in DIRECTIONS:
+        raise speech_sets.SpeechDataError(f"CoVoST 2 has no task direction {direction!r}: give one of "
+                                          f"{', '.join(DIRECTIONS)}")
+    config, source_language, target_language = DIRECTIONS[direction]
+    label = f"CoVoST 2 {direction}" + (" sample" if sample else "")
+    shards = speech_sets.table_shards(SPEC, metadata, sample, f"{config}/test-*.parquet", label, notes)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT.format(source=source_language,
+                                                                          target=target_language), scoring(direction))
+    return speech_sets.parquet_docs(shards, "translation", "id", label, scoring(direction), instruction, notes,
+                                    extra_columns=("sentence",))

@@ -1,0 +1,9 @@
+"""FLEURS (arXiv 2205.12446, google/fleurs): what shared code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="FLEURS",
+    check_data=data_check("lm_eval_audio.tasks.fleurs.data"),
+    headline_metrics=("wer", "cer"))

@@ -1,0 +1,51 @@
+"""VocalSound's test set as the peer toolkits read it from the Hub: ``lmms-lab-audio/vocalsound`` (lmms-eval's
+``tasks/vocalsound``), ``data/test-*.parquet`` with ``audio`` (an ``Audio`` cell), ``spk_id`` (its first letter
+the speaker's gender, ``f`` or ``m``), ``answer`` (one of the six classes: Laughter, Sigh, Cough, Throat clearing,
+Sneeze, Sniff) and ``age_group`` (1, 2, 3: ages 18-25, 26-48, 49-80). 3,591 clips: the official ``te.json``
+(YuanGongND/vocalsound), whose own breakdown is by age group and gender.
+
+VocalSound publishes no instruction (it is a classifier benchmark): the one asked is Qwen2-Audio's
+(``eval_audio/EVALUATION.md``'s ``vocalsound_eval.jsonl``, as Kimi-Audio-Evalkit's ``almeval/models/qwen_audio.py``
+and lmms-eval reproduce it), the most used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lm_eval_audio.audio import table_checks
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks.choice_layout import LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+
+SPEC = speech_sets.SpeechSet(
+    name="VocalSound", repo="lmms-lab-audio/vocalsound", env="VOCALSOUND_DATA_DIR", metadata_key="vocalsound_data_dir",
+    layout="data/test-*.parquet (columns audio, spk_id, answer, age_group)", folder=Path(__file__).resolve().parent,
+    fetch_hint="lm-eval-audio download --tasks vocalsound")
+CLASSES = ("Laughter", "Sigh", "Cough", "Throat clearing", "Sneeze", "Sniff")
+AGE_GROUPS = {1: "18-25", 2: "26-48", 3: "49-80"}
+PROMPT = "Classify the human vocal sound to VocalSound in English:"
+
+
+def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    label = "VocalSound test" + (" sample" if sample else "")
+    shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT)
+    docs, invalid, index = [], LeftOut(label, "row", notes), 0
+    for path in shards:
+        rows, clips = table_checks.parquet_rows(path, ["spk_id", "answer", "age_group"], "audio",
+                                                speech_sets.SpeechDataError, SPEC.repo)
+        for audio_row, (row, (_, problem)) in enumerate(zip(rows, clips)):
+            row_index, index = index, index + 1
+            if row.get("answer") not in CLASSES:
+                invalid.add(row_index, f"{path.name}/{audio_row}", f"answer {row.get('answer')!r} is none of "
+                            f"VocalSound's classes ({', '.join(CLASSES)})")
+                continue
+            speaker = str(row.get("spk_id") or "")
+            docs.append(speech_sets.document(
+                len(docs), f"{path.name}/{audio_row}", row["answer"], "", instruction, audio_table=str(path),
+                audio_row=audio_row, audio_problem=problem or "", speaker=speaker,
+                gender={"f": "female", "m": "male"}.get(speaker[:1], "unknown"),
+                age=AGE_GROUPS.get(row.get("age_group"), "unknown")))
+    invalid.warn(label)
+    return speech_sets.checked(docs, label, notes, missing_are="scored wrong")

@@ -1,0 +1,10 @@
+"""WenetSpeech (arXiv 2110.03370; its test sets as TwinkStart/WenetSpeech): what shared code needs to know of this
+folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="WenetSpeech",
+    check_data=data_check("lm_eval_audio.tasks.wenetspeech.data"),
+    headline_metrics=("cer",))

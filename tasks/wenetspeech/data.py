@@ -1,0 +1,31 @@
+"""WenetSpeech's test sets as the peer toolkits read them from the Hub: ``TwinkStart/WenetSpeech`` (UltraEval-Audio's
+``registry/dataset/WenetSpeech.yaml``: splits ``test_net`` and ``test_meeting``, reference ``text``), parquet
+shards ``data/test_net-*.parquet`` (24,774 utterances) and ``data/test_meeting-*.parquet`` (8,370), columns
+``sid`` (the corpus's utterance id), ``confidence``, ``begin_time``, ``end_time``, ``subsets``, ``text``,
+``WavPath`` and ``audio``. The official corpus (wenet-e2e/wenetspeech) is gated; these are its test sets, whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+
+SPEC = speech_sets.SpeechSet(
+    name="WenetSpeech", repo="TwinkStart/WenetSpeech", env="WENETSPEECH_DATA_DIR",
+    metadata_key="wenetspeech_data_dir", layout="data/test_net-*.parquet and data/test_meeting-*.parquet",
+    folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks wenetspeech")
+SPLITS = ("test_net", "test_meeting")
+SCORING = "cn_tn_chars"
+# Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): WenetSpeech's question
+PROMPT = "请把这段语音转录成文本。"
+
+
+def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    if split not in SPLITS:
+        raise speech_sets.SpeechDataError(f"WenetSpeech has no test split {split!r}: give one of {', '.join(SPLITS)}")
+    label = f"WenetSpeech {split}" + (" sample" if sample else "")
+    shards = speech_sets.table_shards(SPEC, metadata, sample, f"data/{split}-*.parquet", label, notes)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
+    return speech_sets.parquet_docs(shards, "text", "sid", label, SCORING, instruction, notes)
