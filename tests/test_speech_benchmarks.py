@@ -56,6 +56,16 @@ def test_each_sample_loads_in_its_official_layout_with_its_rule_and_prompt():
         voxpopuli.load_docs({"prompt": 3}, True, notes=DataNotes())
 
 
+def test_chinese_cer_is_the_references_unless_folded_is_asked_for():
+    notes = DataNotes()
+    assert {d["scoring"] for d in wenetspeech.load_docs("test_net", {}, True, notes=notes)} == {"cn_tn_chars"}
+    folded = {"chinese_cer": "folded"}
+    assert {d["scoring"] for d in fleurs.load_docs("cmn_hans_cn", folded, True, notes=notes)} == {"cn_tn_folded_chars"}
+    assert {d["scoring"] for d in fleurs.load_docs("ja_jp", folded, True, notes=notes)} == {"whisper_basic_chars"}
+    with pytest.raises(SpeechDataError, match="chinese_cer 'nfkc': give reference .* or folded"):
+        aishell1.load_docs({"chinese_cer": "nfkc"}, True, notes=DataNotes())
+
+
 def test_fleurs_languages_rules_tasks_and_groups_agree():
     assert len(fleurs.LANGUAGES) == 102 and set(fleurs.RULES) <= set(fleurs.LANGUAGES)
     by_unit = {}

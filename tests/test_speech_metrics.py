@@ -118,3 +118,10 @@ def test_bleu_items_are_scored_as_one_corpus_and_described_with_their_signature(
     assert speech_to_text.describe("cn_tn_chars").startswith("cn_tn_chars: corpus CER")
     with pytest.raises(ValueError, match="no text normalization rule 'chinese'"):
         speech_to_text.metric_of("chinese")
+
+
+def test_the_folded_chinese_rule_is_asked_for_by_name_and_forgives_width_and_script_only():
+    reference, answer = "我们开会讨论OK吗", "我們開會討論ＯＫ嗎"  # traditional characters, full-width letters
+    assert error_rates.counts(reference, answer, "cn_tn_chars") == error_rates.Counts(8, 9)  # the reference's rule
+    assert error_rates.counts(reference, answer, "cn_tn_folded_chars") == error_rates.Counts(0, 9)
+    assert error_rates.counts(reference, "我們開會討論ＯＫ", "cn_tn_folded_chars") == error_rates.Counts(1, 9)

@@ -119,6 +119,19 @@ def prompt(metadata: dict, default: str) -> str:
     return default if given is None else given
 
 
+CHINESE_CER = {"reference": "cn_tn_chars", "folded": "cn_tn_folded_chars"}
+
+
+def chinese_cer(metadata: dict) -> str:
+    """The Mandarin CER rule: the reference evaluations' (default) or, with ``--metadata '{"chinese_cer":
+    "folded"}'``, the same after full-width characters are folded and traditional characters made simplified."""
+    from lm_eval_audio.benchmarks.task_settings import one_of
+
+    return CHINESE_CER[one_of(metadata, "chinese_cer", "reference", CHINESE_CER, SpeechDataError,
+                              "give reference (Qwen2-Audio's evaluate_asr.py, the default) or folded (full-width "
+                              "characters folded and traditional characters made simplified first)")]
+
+
 def asked(notes: DataNotes, label: str, metadata: dict, default: str, scoring: str = "") -> str:
     """The instruction (``prompt``), and how the task is asked and scored, into the results
     (``lm_eval_audio_data.prompts`` and ``scoring_rules``)."""
@@ -237,6 +250,7 @@ def data_check(data_module: str):
         import importlib
 
         prompt(metadata, "")
+        chinese_cer(metadata)
         if any("_sample" not in t for t in tasks):
             local_root(importlib.import_module(data_module).SPEC, metadata)
 

@@ -9,7 +9,8 @@ model heard. A request that failed is answered with an empty string by the wrapp
 ``failed_items``: scored as an empty answer (every reference unit an error), so it shows in the score too.
 
 Every score is corpus-level: the edits of all items over their reference units (``error_rates``), or sacrebleu's
-corpus BLEU (``bleu``); the per-item rate goes into each logged sample (``item_scores``) for diagnostics.
+corpus BLEU (``bleu``). No per-item value is reported for ``diagnose`` to read: it counts a document right when its
+score reaches a threshold, and an error rate is lower when better.
 """
 
 from __future__ import annotations
@@ -59,11 +60,8 @@ def error_rate(items: list[dict], task) -> float:
     heard, scoring = _heard(items, task)
     if scoring is None:
         return float("nan")
-    per_item = [error_rates.counts(i["reference"], i["response"], scoring) for i in heard]
-    metric = metric_of(scoring)
-    task.report_item_scores(metric, [(i["doc_id"], error_rates.rate(c) if c.length else None)
-                                     for i, c in zip(heard, per_item)])
-    return error_rates.rate(error_rates.total(per_item))
+    return error_rates.rate(error_rates.total(error_rates.counts(i["reference"], i["response"], scoring)
+                                              for i in heard))
 
 
 def bleu(items, task):

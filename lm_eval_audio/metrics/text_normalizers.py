@@ -19,7 +19,8 @@ results record (``lm_eval_audio_data.scoring_rules``).
   punctuation a space; full-width letters kept; no traditional-to-simplified step); Cantonese, ``zhconv``'s
   conversion to simplified (``zh-cn``), then Whisper's basic normalizer. Last, tokens made only of punctuation are
   dropped and the text lower-cased; Chinese is scored by characters, every character a unit (Latin letters too).
-  ``cn_tn`` is the file lmms-eval's wheel carries (``lm_eval_audio.storage.cn_tn_data``).
+  ``cn_tn`` is the file lmms-eval's wheel carries (``lm_eval_audio.storage.cn_tn_data``). ``cn_tn_folded_chars``, on
+  request, folds full-width characters to half-width and converts traditional characters to simplified first.
 - ``whisper_english_spelled_numbers``: AudioBench's ``preprocess_text_asr`` (``src/dataset_src/text_normalizer/preprocess_text.py``,
   AudioLLMs/AudioBench@e991641): lower case; Whisper's English normalizer (AudioBench vendors a byte-identical
   copy); then its own steps: stand-alone 0-20 and the tens 30-90 back to words, a contraction list, its bracket
@@ -134,6 +135,17 @@ def cn_tn(text: str) -> str:
     return _without_punctuation_tokens(_cn_tn()(_remove_sp(text, True)))
 
 
+def cn_tn_folded(text: str) -> str:
+    """``cn_tn`` after full-width characters are folded to half-width (NFKC) and traditional characters converted to
+    simplified (``zhconv``, ``zh-cn``), on both sides: not the reference's rule, for answers the reference would
+    count wrong only for their script or width."""
+    import unicodedata
+
+    import zhconv
+
+    return cn_tn(zhconv.convert(unicodedata.normalize("NFKC", text or ""), "zh-cn"))
+
+
 def yue_simplified(text: str) -> str:
     import zhconv
 
@@ -179,6 +191,8 @@ RULES = {r.name: r for r in (
          "English: Whisper's English, then basic normalizer"),
     Rule("cn_tn_chars", cn_tn, "char", "CER after Qwen2-Audio's evaluate_asr.py for Chinese: white space removed, "
          "SpeechIO's cn_tn (numbers read out, punctuation removed), every character a unit"),
+    Rule("cn_tn_folded_chars", cn_tn_folded, "char", "CER as cn_tn_chars after full-width characters are folded to "
+         "half-width and traditional characters converted to simplified (not the reference's rule: chinese_cer=folded)"),
     Rule("yue_simplified_chars", yue_simplified, "char", "CER after Qwen2-Audio's evaluate_asr.py for Cantonese: "
          "zhconv to simplified, Whisper's basic normalizer, every character a unit"),
 )}

@@ -16,7 +16,6 @@ SPEC = speech_sets.SpeechSet(
     name="AISHELL-1", repo="TwinkStart/AISHELL-1", env="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir",
     layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent,
     fetch_hint="lm-eval-audio download --tasks aishell1")
-SCORING = "cn_tn_chars"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): AISHELL-1's question
 PROMPT = "请把这段语音转录成文本。"
 
@@ -24,5 +23,6 @@ PROMPT = "请把这段语音转录成文本。"
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "AISHELL-1 test" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
-    return speech_sets.parquet_docs(shards, "text", None, label, SCORING, instruction, notes)
+    scoring = speech_sets.chinese_cer(metadata)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
+    return speech_sets.parquet_docs(shards, "text", None, label, scoring, instruction, notes)

@@ -47,7 +47,9 @@ PROMPT_CHINESE, PROMPT_OTHER = "请将这段语音转写成文字。", "Please t
 COLUMNS = ("id", "file_name", "raw_transcription", "transcription", "characters", "num_samples", "gender")
 
 
-def rule(language: str) -> str:
+def rule(language: str, metadata: dict | None = None) -> str:
+    if language == "cmn_hans_cn" and metadata:
+        return speech_sets.chinese_cer(metadata)
     return RULES.get(language, DEFAULT_RULE)
 
 
@@ -80,7 +82,7 @@ def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) 
                              transcript=True)
     archive = root / f"data/{language}/audio/test.tar.gz"  # fetched (and checked) as it is unpacked
     speech_sets.record(notes, label, root, snapshot, [tsv])
-    scoring = rule(language)
+    scoring = rule(language, metadata)
     instruction = speech_sets.asked(notes, label, metadata, default_prompt(language), scoring)
     clips = speech_sets.archive_clips(snapshot, archive, f"{language}-test", label)
     invalid = LeftOut(label, "line", notes)

@@ -17,7 +17,6 @@ SPEC = speech_sets.SpeechSet(
     metadata_key="wenetspeech_data_dir", layout="data/test_net-*.parquet and data/test_meeting-*.parquet",
     folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks wenetspeech")
 SPLITS = ("test_net", "test_meeting")
-SCORING = "cn_tn_chars"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): WenetSpeech's question
 PROMPT = "请把这段语音转录成文本。"
 
@@ -27,5 +26,6 @@ def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> 
         raise speech_sets.SpeechDataError(f"WenetSpeech has no test split {split!r}: give one of {', '.join(SPLITS)}")
     label = f"WenetSpeech {split}" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, f"data/{split}-*.parquet", label, notes)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
-    return speech_sets.parquet_docs(shards, "text", "sid", label, SCORING, instruction, notes)
+    scoring = speech_sets.chinese_cer(metadata)
+    instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
+    return speech_sets.parquet_docs(shards, "text", "sid", label, scoring, instruction, notes)
