@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import shutil
 import tarfile
 from pathlib import Path
@@ -202,6 +203,41 @@ def test_muchomusic_prompt_dimensions_and_unmatched_questions(tmp_path, monkeypa
     notes = DataNotes()
     docs = muchomusic.load_docs({}, False, notes=notes)
     assert [d["matched"] for d in docs] == [True, True, False] and notes.entries["unmatched_questions"]
+    results = [muchomusic_scoring.process_results(d, ["A"]) for d in docs]
+    assert math.isnan(muchomusic_scoring.knowledge_acc([r["knowledge_acc"] for r in results], task))
+    assert [r["acc"] for r in results] == [0.0, 0.0, 1.0]  # still scored
+
+
+def test_muchomusic_refuses_an_answer_that_is_not_its_option_and_a_bad_dimension_cell(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    root = _copy(muchomusic.SPEC.folder / "sample_data", tmp_path / "mcm")
+    shard = root / "data" / "test-00000-of-00001.parquet"
+    table = pq.read_table(shard).to_pylist()
+    table[0]["answer"] = "(B) Slow tempo"  # option B is "Fast tempo"
+    from lm_eval_audio.testing.synthetic_audio import write_audio_parquet
+
+    write_audio_parquet(shard, table)
+    monkeypatch.setenv(muchomusic.SPEC.env, str(root))
+    notes = DataNotes()
+    assert len(muchomusic.load_docs({}, False, notes=notes)) == 2
+    assert "is not option B, 'Fast tempo'" in next(iter(notes.entries["invalid_items"].values()))
+    csv_path = root / "muchomusic.csv"
+    csv_path.write_text(csv_path.read_text().replace("['melody']", "melody"))
+    with pytest.raises(SpeechDataError, match=r"muchomusic.csv line 3: music_knowledge 'melody' is not a list literal"):
+        muchomusic.load_docs({}, False, notes=DataNotes())
+
+
+# mulab-mir/muchomusic@d3c9a42, muchomusic_eval/configs/default.yaml: the entry as published (benchmark data)
+OFFICIAL_EXAMPLE_YAML = """in_context_examples:
+  - "Question: What rhythm pattern do the digital drums primarily follow in this pop music piece? \\n
+    Options: (A) Four on the floor. (B) Off-beat syncopation. (C) Scat singing. (D) E-guitar playing a simple melody. \\n
+    The correct answer is: A"
+"""
+
+
+def test_the_in_context_example_is_the_official_yaml_entry_as_its_parser_reads_it():
+    assert " ".join(yaml.safe_load(OFFICIAL_EXAMPLE_YAML)["in_context_examples"]) == muchomusic.IN_CONTEXT_EXAMPLE
 
 
 @pytest.mark.parametrize("response,read", [

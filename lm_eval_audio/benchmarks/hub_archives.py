@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shutil
 import tarfile
-from collections import Counter
 import zipfile
+from collections import Counter
 from pathlib import Path, PurePosixPath
 
 from lm_eval_audio.benchmarks.hub_files import HubDataError, size_text

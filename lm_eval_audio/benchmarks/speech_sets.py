@@ -217,7 +217,9 @@ def checked(docs: list[dict], label: str, notes: DataNotes, missing_are: str = "
     """The documents, with the unplayable clips noted and warned of once (``missing_are``: how the task scores
     them); none at all stops the task."""
     if not docs:
-        raise SpeechDataError(f"{label}: no usable rows; use the complete official data")
+        raise SpeechDataError(f"{label}: no usable rows (each left out is named above and in the results' "
+                              "invalid_items): download the data again, or point the set's data folder at a complete "
+                              "copy")
     missing = [d for d in docs if d["audio_problem"]]
     for d in missing:
         notes.note("unusable_audio", f"{label}/{d['uniq_id']}", d["audio_problem"])

@@ -31,8 +31,9 @@ DIRECTIONS = {
     "es_en": ("es_en", "Spanish", "English"), "fr_en": ("fr_en", "French", "English"),
     "it_en": ("it_en", "Italian", "English"),
 }
-# Qwen2.5-Omni's and Qwen3-Omni's speech translation instruction, as UltraEval-Audio reproduces them
-# (OpenBMB/UltraEval-Audio@9b69da6, registry/prompt/qwen3-omni.yaml and qwen-omni.yaml)
+# Qwen2.5-Omni's and Qwen3-Omni's speech translation instruction, as UltraEval-Audio reproduces them for zh-en,
+# en-zh, en-de and de-en (OpenBMB/UltraEval-Audio@9b69da6, registry/prompt/qwen3-omni.yaml and qwen-omni.yaml);
+# the same template is filled in for the other directions
 PROMPT = "Listen to the provided {source} speech and produce a translation in {target} text."
 
 

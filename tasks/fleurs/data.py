@@ -37,7 +37,8 @@ LANGUAGES = (
 )
 # The reference evaluations' rules (Qwen2-Audio's evaluate_asr.py, which the cards' FLEURS zh/en numbers come from)
 # for English, Mandarin and Cantonese; Whisper's paper's for the rest: its basic normalizer, scored by characters
-# for the languages written without spaces between words (Japanese, Thai, Lao, Burmese), by words otherwise.
+# for the languages it scores by CER (Japanese, Thai, Lao, Burmese: written without spaces between words; the list
+# as fixie-ai/ultravox@648efe7 takes it from the paper, ultravox/evaluation/string_metrics.py), by words otherwise.
 RULES = {"en_us": "whisper_english_basic", "cmn_hans_cn": "cn_tn_chars", "yue_hant_hk": "yue_simplified_chars",
          **{lang: "whisper_basic_chars" for lang in ("ja_jp", "th_th", "lo_la", "my_mm")}}
 DEFAULT_RULE = "whisper_basic"
@@ -61,14 +62,15 @@ def read_transcript(path: Path, invalid: LeftOut) -> list[dict]:
     """The rows of a ``test.tsv``, split on tabs as ``fleurs.py`` splits them (a row beginning with a quotation mark
     is text, not a quoted field); a row without its seven fields is left out and named."""
     rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    # lines end at "\n" only, as fleurs.py's readlines() ends them (str.splitlines would also break at \x1c, \u2028)
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
         if not line.strip():
             continue
         fields = line.strip().split("\t")
         if len(fields) != len(COLUMNS):
             invalid.add(number, line[:40], f"{len(fields)} tab-separated fields, not {len(COLUMNS)}")
             continue
-        rows.append(dict(zip(COLUMNS, fields)))
+        rows.append({**dict(zip(COLUMNS, fields)), "line": number})
     return rows
 
 
@@ -94,7 +96,7 @@ def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) 
     docs = []
     for row in rows.values():
         if not row["transcription"].strip():
-            invalid.add(len(docs), row["file_name"], "empty transcription")
+            invalid.add(row["line"], row["file_name"], "empty transcription")
             continue
         clip = clips / row["file_name"]
         problem = "" if clip.is_file() else f"missing audio file: {row['file_name']} is not in {archive.name}"

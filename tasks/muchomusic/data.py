@@ -6,8 +6,11 @@
 ``instruction`` (the question), ``choices`` (the four options lettered in one string, ``(A) ... (B) ...``, in an
 order fixed once) and ``answer`` (the right one, ``(B) ...``). 1,187 questions.
 
-Each clip's row is matched to its official row by question and right answer (a question alone repeats across
-tracks); the official row gives its knowledge and reasoning dimensions, source and genre. The options are asked in
+Each clip's row is matched to its official row by question, right answer and the four options (a question alone
+repeats across tracks); the official row gives its knowledge and reasoning dimensions, source and genre. Where a
+question matches no row (or rows that disagree), it is scored in ``acc`` and ``ifr`` and ``knowledge_acc`` and
+``reasoning_acc`` are NaN: a dimension score over the questions that could be told would look like the official
+one and not be it. The options are asked in
 the audio copy's fixed order: ``prepare_prompts.py`` shuffles them unseeded on every run, so no order is "the"
 official one, and a fixed one makes runs comparable (recorded in the results).
 
@@ -53,31 +56,51 @@ def parse_choices(text: str) -> list[str] | None:
     return [option.strip() for option in parts[2::2]]
 
 
-def official_rows(path: Path) -> dict[tuple[str, str], list[dict]]:
-    """``muchomusic.csv``'s rows by (question, right answer), their dimension lists read as ``prepare_prompts.py``
-    reads them (empty where the cell is empty)."""
-    out: dict[tuple[str, str], list[dict]] = {}
-    with open(path, encoding="utf-8", newline="") as f:
+ANSWER_COLUMNS = ("correct_answer", "distractor_1_answer", "distractor_2_answer", "distractor_3_answer")
+TAGS = ("dataset", "genre", "music_knowledge", "music_reasoning")
+
+
+def key(question: str, right: str, options) -> tuple:
+    """What identifies a question across the two copies: its text, its right answer and its four options (a
+    question's text, and even with its right answer, repeats across tracks)."""
+    return question.strip(), right.strip(), frozenset(o.strip() for o in options)
+
+
+def official_rows(path: Path) -> dict[tuple, list[dict]]:
+    """``muchomusic.csv``'s rows by :func:`key`, their dimension lists read as ``prepare_prompts.py`` reads them."""
+    out: dict[tuple, list[dict]] = {}
+    with open(path, encoding="utf-8-sig", newline="") as f:  # -sig: a copy saved by a spreadsheet opens with a BOM
         reader = csv.DictReader(f)
-        missing = [c for c in ("question", "correct_answer", "dataset", "music_knowledge", "music_reasoning")
-                   if c not in (reader.fieldnames or [])]
+        missing = [c for c in ("question", *ANSWER_COLUMNS, *TAGS) if c not in (reader.fieldnames or [])]
         if missing:
             raise speech_sets.SpeechDataError(f"{path} lacks the column(s) {', '.join(missing)} of MuChoMusic's "
                                               f"muchomusic.csv; download it again from {QUESTIONS_REPO}")
-        for row in reader:
-            row = {**row, **{k: _dimensions(row.get(k)) for k in ("music_knowledge", "music_reasoning")}}
-            out.setdefault((row["question"].strip(), row["correct_answer"].strip()), []).append(row)
+        for line, row in enumerate(reader, 2):
+            row = {**row, **{k: _dimensions(row.get(k), path, line, k) for k in ("music_knowledge", "music_reasoning")}}
+            out.setdefault(key(row["question"], row["correct_answer"], [row[c] or "" for c in ANSWER_COLUMNS]),
+                           []).append(row)
     return out
 
 
-def _dimensions(cell) -> list[str]:
+def _dimensions(cell, path: Path, line: int, column: str) -> list[str]:
+    """A dimension cell as ``prepare_prompts.py`` reads it (``ast.literal_eval``, an empty cell ``[]``)."""
     if not cell or not cell.strip():
         return []
     try:
         value = ast.literal_eval(cell)
     except (ValueError, SyntaxError):
-        return []
-    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+        value = None
+    if not isinstance(value, (list, tuple)):
+        raise speech_sets.SpeechDataError(f"{path} line {line}: {column} {cell!r} is not a list literal; download "
+                                          f"muchomusic.csv again from {QUESTIONS_REPO}")
+    return [str(v) for v in value]
+
+
+def _one(matches: list[dict]) -> dict | None:
+    """The official row of a question: the one match, or several that agree on every tag; None otherwise."""
+    if matches and all({t: m.get(t) for t in TAGS} == {t: matches[0].get(t) for t in TAGS} for m in matches):
+        return matches[0]
+    return None
 
 
 def _sources(metadata: dict, sample: bool):
@@ -88,7 +111,8 @@ def _sources(metadata: dict, sample: bool):
                               SPEC.fetch_hint)
     remote = questions.matching(QUESTIONS)
     if not remote:
-        raise speech_sets.SpeechDataError(f"MuChoMusic: {questions.label} lists no {QUESTIONS}")
+        raise speech_sets.SpeechDataError(f"MuChoMusic: {questions.label} lists no {QUESTIONS}: pin a revision "
+                                          f"that has it (data_revisions), or set {SPEC.env} to a local copy")
     questions.fetch(remote, "MuChoMusic questions", needed_to_plan=True)
     return root, snapshot, questions.root / QUESTIONS, questions
 
@@ -115,17 +139,20 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
             options = parse_choices(row.get("choices"))
             answer = str(row.get("answer") or "")
             letter = answer[1:2] if answer.startswith("(") else ""
-            if not row.get("instruction") or options is None or letter not in LETTERS:
-                invalid.add(row_index, f"{path.name}/{audio_row}",
-                            "no question" if not row.get("instruction") else
-                            f"choices {row.get('choices')!r} are not four options (A)-(D)" if options is None else
-                            f"answer {answer!r} names no option")
+            bad = ("no question" if not row.get("instruction") else
+                   f"choices {row.get('choices')!r} are not four options (A)-(D)" if options is None else
+                   f"answer {answer!r} names no option" if letter not in LETTERS else
+                   f"answer {answer!r} is not option {letter}, {options[LETTERS.index(letter)]!r}"
+                   if answer[3:].strip() != options[LETTERS.index(letter)] else "")
+            if bad:
+                invalid.add(row_index, f"{path.name}/{audio_row}", bad)
                 continue
             question, right = row["instruction"].strip(), options[LETTERS.index(letter)]
-            matches = official.get((question, right), [])
-            if len(matches) != 1:
-                unmatched.append(f"{question!r} / {right!r}: {len(matches)} official rows")
-            match = matches[0] if len(matches) == 1 else {}
+            matches = official.get(key(question, right, options), [])
+            match = _one(matches) or {}
+            if not match:
+                unmatched.append(f"{question!r} / {right!r}: {len(matches)} official rows"
+                                 + (" that disagree on their tags" if matches else ""))
             docs.append(speech_sets.document(
                 len(docs), f"{path.name}/{audio_row}", letter, "", "", audio_table=str(path), audio_row=audio_row,
                 audio_column="context", audio_problem=problem or "", question=question, options=options,
@@ -136,8 +163,9 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     invalid.warn(label)
     if unmatched:
         notes.note("unmatched_questions", label, unmatched)
-        log.warning("%s: %d question(s) have no single row in %s (%s): scored, but in no knowledge or reasoning "
-                    "dimension", label, len(unmatched), QUESTIONS, "; ".join(unmatched[:3]))
+        log.warning("%s: %d question(s) have no single row in %s (%s): scored in acc and ifr; knowledge_acc and "
+                    "reasoning_acc are NaN, as their questions cannot all be told", label, len(unmatched), QUESTIONS,
+                    "; ".join(unmatched[:3]))
     return speech_sets.checked(docs, label, notes, missing_are="unanswered")
 
 

@@ -41,12 +41,14 @@ def process_results(doc: dict, results: list) -> dict:
     choice = -1 if missing else official_choice(results[0], doc["options"])
     right = float(choice == doc["answer_index"])
     item = {"doc_id": doc["doc_id"], "score": right, "knowledge": doc["knowledge"], "reasoning": doc["reasoning"],
-            "source": doc["source"], "genre": doc["genre"]}
+            "source": doc["source"], "genre": doc["genre"], "matched": doc["matched"]}
     return {"acc": right, "ifr": float(choice != -1), "knowledge_acc": item, "reasoning_acc": item,
             "audio_missing": float(missing)}
 
 
 def _subset_acc(items: list[dict], task, dimension: str) -> float:
+    if not all(i["matched"] for i in items):
+        return float("nan")  # which questions carry the dimension cannot all be told (data.load_docs said so)
     tagged = [i for i in items if i[dimension]]
     task.report_item_scores(f"{dimension}_acc", [(i["doc_id"], i["score"] if i[dimension] else None) for i in items])
     per_dimension = {}

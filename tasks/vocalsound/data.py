@@ -27,6 +27,14 @@ AGE_GROUPS = {1: "18-25", 2: "26-48", 3: "49-80"}
 PROMPT = "Classify the human vocal sound to VocalSound in English:"
 
 
+def _age_group(value) -> int | None:
+    """``age_group`` as a number, whether the copy stores 1 or "1" (lmms-eval reads it through str())."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "VocalSound test" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
@@ -46,6 +54,6 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
                 len(docs), f"{path.name}/{audio_row}", row["answer"], "", instruction, audio_table=str(path),
                 audio_row=audio_row, audio_problem=problem or "", speaker=speaker,
                 gender={"f": "female", "m": "male"}.get(speaker[:1], "unknown"),
-                age=AGE_GROUPS.get(row.get("age_group"), "unknown")))
+                age=AGE_GROUPS.get(_age_group(row.get("age_group")), "unknown")))
     invalid.warn(label)
     return speech_sets.checked(docs, label, notes, missing_are="scored wrong")

@@ -52,10 +52,15 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
         raise speech_sets.SpeechDataError(f"{label}: {root} holds no {ARCHIVES}. " + SPEC.help())
     speech_sets.record(notes, label, root, snapshot, [tsv])
     instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
-    clips = {}
+    clips: dict[str, Path] = {}
     for archive in archives:
         folder = speech_sets.archive_clips(snapshot, archive, "en-" + archive.name.removesuffix(".tar.gz"), label)
-        clips.update({p.name: p for p in folder.iterdir()})
+        found = {p.name: p for p in folder.iterdir()}
+        twice = sorted(found.keys() & clips.keys())
+        if twice:
+            raise speech_sets.SpeechDataError(f"{label}: {archive.name} and an earlier {ARCHIVES} both hold "
+                                              f"{twice[:3]}: which clip a row means cannot be told; download them again")
+        clips.update(found)
     invalid = LeftOut(label, "line", notes)
     docs = []
     for row in read_transcripts(tsv, invalid):
