@@ -95,6 +95,7 @@ def test_fleurs_rows_keyed_by_file_name_and_clips_missing_from_the_archive_count
     lines.append("\t".join([first[0], first[1], "The cat sat.", "the cat sat", "x", "1", "MALE"]))  # same file again
     lines.append("\t".join(["9", "9999.wav", "Gone.", "gone", "g o n e |", "1", "MALE"]))  # not in the archive
     lines.append("too\tfew\tfields")
+    lines.append("\t".join(["8", "../../x.wav", "Out.", "out", "o u t |", "1", "MALE"]))  # leads out of the clips
     tsv.write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.setenv(fleurs.SPEC.env, str(root))
     notes = DataNotes()
@@ -103,7 +104,7 @@ def test_fleurs_rows_keyed_by_file_name_and_clips_missing_from_the_archive_count
                                               "good morning she said to everyone", "gone"]
     assert docs[-1]["audio_problem"].startswith("missing audio file: 9999.wav")
     assert notes.entries["repeated_rows"] and list(notes.entries["invalid_items"].values()) == [
-        "3 tab-separated fields, not 7"]
+        "3 tab-separated fields, not 7", "file_name is not a clip's name (it holds a path): refused"]
     monkeypatch.setenv(fleurs.SPEC.env, str(tmp_path / "nowhere"))
     with pytest.raises(SpeechDataError, match="FLEURS data folder .* does not exist.*FLEURS_DATA_DIR"):
         fleurs.load_docs("en_us", {}, False, notes=DataNotes())

@@ -98,6 +98,9 @@ def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) 
         if not row["transcription"].strip():
             invalid.add(row["line"], row["file_name"], "empty transcription")
             continue
+        if "/" in row["file_name"] or "\\" in row["file_name"] or row["file_name"] in ("", ".", ".."):
+            invalid.add(row["line"], row["file_name"], "file_name is not a clip's name (it holds a path): refused")
+            continue
         clip = clips / row["file_name"]
         problem = "" if clip.is_file() else f"missing audio file: {row['file_name']} is not in {archive.name}"
         docs.append(speech_sets.document(
