@@ -82,6 +82,17 @@ def test_fleurs_languages_rules_tasks_and_groups_agree():
         assert task["dataset_kwargs"] == {"language": lang}
 
 
+def test_covost2_directions_tasks_and_hub_configurations_agree():
+    group = yaml.safe_load((TASKS / "covost2" / "covost2.yaml").read_text())["task"]
+    assert sorted(group) == sorted(f"covost2_{d}" for d in covost2.DIRECTIONS) and len(group) == 24
+    assert covost2.DIRECTIONS["zh_en"][0] == "zh-CN_en" and covost2.DIRECTIONS["sv_en"][0] == "sv-SE_en"
+    assert [covost2.scoring(d) for d in ("en_zh", "en_ja", "en_de", "ja_en")] == [
+        "bleu:zh", "bleu:ja-mecab", "bleu:13a", "bleu:13a"]
+    for direction in covost2.DIRECTIONS:
+        task = yaml.safe_load((TASKS / "covost2" / f"covost2_{direction}.yaml").read_text())
+        assert task["dataset_kwargs"] == {"direction": direction}
+
+
 def _copy(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst)
     return dst

@@ -22,14 +22,18 @@ SPEC = speech_sets.SpeechSet(
     name="CoVoST 2", repo="fixie-ai/covost2", env="COVOST2_DATA_DIR", metadata_key="covost2_data_dir",
     layout="<config>/test-*.parquet (e.g. en_zh-CN/test-00000-of-00008.parquet)",
     folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks covost2_<direction>")
-# task direction -> (Hub configuration, source language, target language): the model cards' directions (Qwen2-Audio:
-# en-de, de-en, en-zh, zh-en, es-en, fr-en, it-en; Qwen2.5-Omni and Step-Audio 2: en-zh, zh-en) and en-ja / ja-en
+# task direction -> (Hub configuration, source language, target language): English into German, Chinese and
+# Japanese (the cards' en-de and en-zh, and en-ja), and every one of CoVoST 2's 21 directions into English (the cards
+# report de, zh, es, fr and it of them: Qwen2-Audio, Qwen2.5-Omni, Step-Audio 2)
+INTO_ENGLISH = {"fr": "French", "de": "German", "es": "Spanish", "ca": "Catalan", "it": "Italian", "ru": "Russian",
+                "zh": "Chinese", "pt": "Portuguese", "fa": "Persian", "et": "Estonian", "mn": "Mongolian",
+                "nl": "Dutch", "tr": "Turkish", "ar": "Arabic", "sv": "Swedish", "lv": "Latvian", "sl": "Slovenian",
+                "ta": "Tamil", "ja": "Japanese", "id": "Indonesian", "cy": "Welsh"}
+CONFIG_CODE = {"zh": "zh-CN", "sv": "sv-SE"}  # facebook/covost2's configuration names for these two
 DIRECTIONS = {
-    "en_de": ("en_de", "English", "German"), "de_en": ("de_en", "German", "English"),
-    "en_zh": ("en_zh-CN", "English", "Chinese"), "zh_en": ("zh-CN_en", "Chinese", "English"),
-    "en_ja": ("en_ja", "English", "Japanese"), "ja_en": ("ja_en", "Japanese", "English"),
-    "es_en": ("es_en", "Spanish", "English"), "fr_en": ("fr_en", "French", "English"),
-    "it_en": ("it_en", "Italian", "English"),
+    "en_de": ("en_de", "English", "German"), "en_zh": ("en_zh-CN", "English", "Chinese"),
+    "en_ja": ("en_ja", "English", "Japanese"),
+    **{f"{code}_en": (f"{CONFIG_CODE.get(code, code)}_en", name, "English") for code, name in INTO_ENGLISH.items()},
 }
 # Qwen2.5-Omni's and Qwen3-Omni's speech translation instruction, as UltraEval-Audio reproduces them for zh-en,
 # en-zh, en-de and de-en (OpenBMB/UltraEval-Audio@9b69da6, registry/prompt/qwen3-omni.yaml and qwen-omni.yaml);
