@@ -247,3 +247,28 @@ def test_a_gguf_llm_via_gguf_file_answers_as_the_converted_folder_does(speech, t
     from_gguf = CascadeLM(llm_model=folder, gguf_file=gguf, transcript_cache=cache).generate_until(requests)
     from_folder = CascadeLM(transcript_cache=cache).generate_until(requests)
     assert from_gguf == from_folder and all(a.strip() for a in from_gguf)
+
+
+def test_smollm2_is_converted_once_per_machine_not_once_per_clone(tmp_path, monkeypatch):
+    """The converted folder is keyed by the GGUF file's content: another clone's copy (another path, another time)
+    finds the folder the first one made, and a different file gets its own."""
+    import os
+
+    from lm_eval_audio.storage import bundled_models
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    clones = [tmp_path / "clone_a", tmp_path / "clone_b"]
+    for k, clone in enumerate(clones):
+        clone.mkdir()
+        (clone / bundled_models.SMOLLM2_GGUF).write_bytes(b"the same weights")
+        os.utime(clone / bundled_models.SMOLLM2_GGUF, ns=(10**18 + k, 10**18 + k))
+    monkeypatch.setattr(bundled_models, "smollm2", lambda: (str(clones[0]), bundled_models.SMOLLM2_GGUF))
+    digest = bundled_models._file_digest(str(clones[0] / bundled_models.SMOLLM2_GGUF))
+    made = tmp_path / "cache" / "lm_eval_audio" / "models" / f"SmolLM2-135M-Instruct-{digest[:12]}"
+    made.mkdir(parents=True)
+    (made / ".complete").touch()  # what the first clone's conversion left
+    assert bundled_models.smollm2_folder() == str(made)
+    monkeypatch.setattr(bundled_models, "smollm2", lambda: (str(clones[1]), bundled_models.SMOLLM2_GGUF))
+    assert bundled_models.smollm2_folder() == str(made)  # no second conversion
+    (clones[1] / bundled_models.SMOLLM2_GGUF).write_bytes(b"other weights")
+    assert bundled_models._file_digest(str(clones[1] / bundled_models.SMOLLM2_GGUF))[:12] != digest[:12]
