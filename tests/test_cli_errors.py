@@ -67,3 +67,14 @@ def test_missing_data_is_reported_before_any_model_loads(tmp_path, task, variabl
     line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", "pretrained=/no/such/model",
                                     "--tasks", task], env_extra={variable: variable_value}))
     assert expected in line and "/no/such/model" not in line
+
+
+def test_a_misspelled_model_name_suggests_the_closest():
+    line = _one_error_line(run_cli(["lm_eval", "--model", "cascde", "--tasks", "spoken_digits_gen"]))
+    assert "unknown model 'cascde'; did you mean cascade?" in line
+    assert "the plugin's audio models: hf-audio, openai-audio, cascade" in line
+
+
+def test_limit_zero_says_it_leaves_no_documents():
+    line = _one_error_line(run_cli(["lm_eval", "--model", "cascade", "--tasks", "spoken_digits_gen", "--limit", "0"]))
+    assert "a task has no documents to run with --limit 0: give --limit N with N of 1 or more" in line

@@ -53,6 +53,15 @@ def _unknown_tasks_message(specs: list[str]) -> str:
     return "; ".join(parts) + " (`lm_eval ls tasks` lists every task; --include_path adds a folder of YAMLs)"
 
 
+def _unknown_model_message(name: str, known: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, known, 3, 0.6)
+    return (f"unknown model {name!r}" + (f"; did you mean {', '.join(close)}?" if close else "") +
+            f" (the plugin's audio models: {', '.join(MODELS)}; lm-eval's text models include hf, vllm, "
+            f"local-chat-completions: {len(known)} names in all)")
+
+
 def user_error_message(e: BaseException) -> str | None:
     """One line for an error a user can fix, or None for one that needs its traceback (a bug)."""
     if _raised_by_plugin(e):
@@ -64,6 +73,12 @@ def user_error_message(e: BaseException) -> str | None:
         return _unknown_tasks_message([unknown.group(1)])
     if isinstance(e, ValueError) and text.startswith(targets.TASKS_NOT_FOUND):
         return _unknown_tasks_message(text.removeprefix(targets.TASKS_NOT_FOUND).split(", "))
+    model = re.search(r"model '(.+?)', " + re.escape(targets.UNKNOWN_MODEL) + r"[^:]*: (.*)", text)
+    if isinstance(e, ValueError) and model:
+        return _unknown_model_message(model.group(1), [n.strip() for n in model.group(2).split(",") if n.strip()])
+    if isinstance(e, ValueError) and text == targets.NO_DOCS:
+        return (f"a task has no documents to run{' with --limit ' + _argv_value('--limit') if _argv_value('--limit') else ''}"
+                ": give --limit N with N of 1 or more (or a fraction above 0), or leave it out for every document")
     multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) " + re.escape(targets.NOT_MULTIMODAL), text)
     if isinstance(e, ValueError) and multimodal:
         return (f"tasks {multimodal.group(1)} carry audio, and --model {_argv_value('--model') or '?'} reads text only: "

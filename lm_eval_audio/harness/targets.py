@@ -67,6 +67,8 @@ LOG_OVERRIDE = "overrides existing task from"  # TaskIndex's log line task_patch
 UNKNOWN_SPEC = "is not a registered task/group/tag name"  # cli_patches: a misspelled task, as a KeyError
 TASKS_NOT_FOUND = "Tasks not found: "  # cli_patches: misspelled tasks, as a ValueError
 NOT_MULTIMODAL = "which require multimodal input"  # cli_patches: an audio task on a text model
+UNKNOWN_MODEL = "but no model for this name found!"  # cli_patches: a misspelled --model (the names follow)
+NO_DOCS = "task.build_requests() did not find any docs!"  # cli_patches: --limit 0
 TEXTS: dict[str, list[tuple[str, str, str]]] = {
     "lm_eval.tasks.manager": [
         ("lm_eval.tasks._index", "the TaskNameClash check (task_patches)", LOG_OVERRIDE),
@@ -93,7 +95,9 @@ TEXTS: dict[str, list[tuple[str, str, str]]] = {
          "folder (run_patches)", "self.model_source = model_source"),
     ],
     "lm_eval.__main__": [("lm_eval.config.evaluate_config", "the misspelled-tasks message (cli_patches)",
-                          TASKS_NOT_FOUND)],
+                          TASKS_NOT_FOUND),
+                         ("lm_eval.api.registry", "the misspelled-model message (cli_patches)", UNKNOWN_MODEL),
+                         ("lm_eval.api.task", "the no-documents message of --limit 0 (cli_patches)", NO_DOCS)],
 }
 # Parameters a patch reads by position: (attribute, position counting self, name).
 POSITIONS: dict[str, list[tuple[str, int, str]]] = {
