@@ -19,6 +19,7 @@ import dataclasses
 import json
 import logging
 import os
+import sys
 from collections import OrderedDict
 
 from lm_eval.api.model import LM, CacheHook
@@ -157,8 +158,12 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
             device = str(self.accelerator.device)
         if device is None or (str(device).startswith("cuda") and not torch.cuda.is_available()):
             if device is not None:
-                # lm-eval's CLI passes --device cuda by default, GPU or not.
-                log.warning("hf-audio: device %s requested but CUDA is not available; using cpu", device)
+                # lm-eval's CLI passes device cuda:0 when --device is not given, GPU or not: said at INFO then, as
+                # nothing was asked for; a device the user named is a WARNING.
+                named = any(a == "--device" or a.startswith("--device=") for a in sys.argv) or device != "cuda:0"
+                log.log(logging.WARNING if named else logging.INFO,
+                        "hf-audio: %s", f"device {device} requested but CUDA is not available; using cpu" if named
+                        else "no CUDA device: running on cpu")
             device = "cuda" if torch.cuda.is_available() else "cpu"
 
         self.pretrained = pretrained = settings.pretrained
