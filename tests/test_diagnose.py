@@ -385,3 +385,34 @@ def test_our_commands_read_metadata_as_lm_eval_does_and_refuse_bad_json_in_one_l
         with pytest.raises(SystemExit) as stop:
             main([*first, "--metadata", bad])
         assert stop.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_plot_legend_names_every_class_and_fits_in_the_image(tmp_path, monkeypatch):
+    """Every class (UN, often the largest, too) in the legend, and the saved image holds the whole legend."""
+    import matplotlib.pyplot as plt
+
+    from lm_eval_audio.analysis import diagnose_render
+    from lm_eval_audio.analysis.diagnose_scores import CLASSES
+
+    full, none = {0: 1.0, 1: 0.0, 2: 0.0}, {0: 1.0, 1: 0.0, 2: 1.0}
+    frags = {"fragment:2:1": {0: 1.0, 1: 0.0, 2: 0.0}, "fragment:2:2": {0: 0.0, 1: 0.0, 2: 0.0}}
+    rows = [diagnose_task(f"a_task_with_a_long_name_{k}", "acc", {"full": full, "none": none, **frags}, 2, 0.5)
+            for k in range(3)]
+    figures = []
+    monkeypatch.setattr(plt, "close", lambda fig: figures.append(fig))
+    path = tmp_path / "plot.png"
+    diagnose_render.plot(rows, 2, str(path))
+    (fig,) = figures
+    legends = [ax.get_legend() for ax in fig.axes]
+    assert [t.get_text() for t in legends[1].get_texts()] == list(CLASSES)
+    from matplotlib.image import imread
+
+    height, width = imread(path).shape[:2]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box = fig.get_tightbbox(renderer)  # inches: what bbox_inches="tight" saved
+    for legend in legends:
+        edge = legend.get_window_extent(renderer).transformed(fig.dpi_scale_trans.inverted())
+        assert box.x0 <= edge.x0 and edge.x1 <= box.x1 and box.y0 <= edge.y0 and edge.y1 <= box.y1
+    pad = 2 * plt.rcParams["savefig.pad_inches"]  # bbox_inches="tight" pads each side
+    assert abs(width - (box.width + pad) * 120) <= 6 and abs(height - (box.height + pad) * 120) <= 6

@@ -115,7 +115,7 @@ def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
     left.set_yticks(y + 0.4 - height / 2, [f"{r.task}\n({r.metric})" for r in rows])
     left.invert_yaxis()
     left.set_xlabel("score under each condition")
-    left.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    left.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0))
     starts = np.zeros(len(rows))
     for c in CLASSES:
         total = [max(sum(r.classes.values()), 1) for r in rows]
@@ -126,7 +126,8 @@ def plot(rows: list[TaskDiagnosis], fragments, path: str) -> None:
     right.invert_yaxis()
     right.set_xlim(0, 1)
     right.set_xlabel("share of documents")
-    right.legend(ncol=5, fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    # every class in one row above the bars; the saved image is grown to hold the legends (none is cut off)
+    right.legend(ncol=len(CLASSES), fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 1.0))
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
