@@ -116,7 +116,7 @@ def _summary(task: str, kind: str, config: JudgeConfig, stats: JudgeStats, faile
             "cache_hits": stats.cache_hits,
             "retries": stats.retries,
             "reasks": stats.reasks,
-            "failed_items": failed,
+            "unjudged_items": failed,  # judge failures (the uniq_ids); failed_items is the model's failed requests
             "answers_cut": answers_cut,
         }
     )

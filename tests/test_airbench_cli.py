@@ -154,7 +154,7 @@ def test_retries_and_judge_failures_are_counted_and_named(predicted, tmp_path):
     chat = _metrics(res, "airbench_sample_chat")
     assert chat["judge_failures"] == 1 and chat["score"] == pytest.approx(7.0)  # over the other five
     summary = res["lm_eval_audio_judge"]
-    assert summary["airbench_sample_chat"]["failed_items"] == [str(stubborn["uniq_id"])]
+    assert summary["airbench_sample_chat"]["unjudged_items"] == [str(stubborn["uniq_id"])]
     assert sum(s["retries"] for s in summary.values()) == len(faults)
     assert f"could not be judged (uniq_id {stubborn['uniq_id']})" in proc.stderr
 

@@ -88,7 +88,7 @@ def test_readme_main_job_runs_as_written(tmp_path):
         assert judged["requests"] == calls and judged["calls"] > 0
         assert judged["calls"] + judged["cache_hits"] == calls + judged["reasks"]  # each attempt: a call or a hit
     chat = res["results"]["airbench_sample_chat"]
-    assert chat["judge_failures,none"] == len(res["lm_eval_audio_judge"]["airbench_sample_chat"]["failed_items"]) <= 6
+    assert chat["judge_failures,none"] == len(res["lm_eval_audio_judge"]["airbench_sample_chat"]["unjudged_items"]) <= 6
     logs = sorted(folder.glob("judge_log_airbench_sample_*.jsonl"))
     assert len(logs) == 2
     entry = json.loads(logs[0].read_text().splitlines()[0])
@@ -115,16 +115,22 @@ def test_readme_main_job_runs_as_written(tmp_path):
 
 
 def test_readme_one_file_example_task(tiny_qwen2_audio, tmp_path):
-    """The README's "add a task as one YAML file" example, as documented."""
-    _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                 "--tasks", "spoken_qa", "--include_path", "examples/spoken_qa", "--batch_size", "4",
-                 "--output_path", str(tmp_path), "--log_samples"]))
-    res = results_json(tmp_path)
+    """The README's "add a task as one YAML file" example, as documented, run where one of its clips is corrupt:
+    the failed item is in the printed output of this task of the user's own, not only in a warning."""
+    shutil.copytree(REPO / "examples" / "spoken_qa", tmp_path / "examples" / "spoken_qa")
+    (tmp_path / "examples" / "spoken_qa" / "audio" / "clip_03.wav").write_bytes(b"RIFF" + bytes(range(256)) * 8)
+    proc = _ok(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+                        "--tasks", "spoken_qa", "--include_path", "examples/spoken_qa", "--batch_size", "4",
+                        "--output_path", "out", "--log_samples"], cwd=tmp_path))
+    res = results_json(tmp_path / "out")
     assert res["n-samples"]["spoken_qa"]["effective"] == 6
     assert 0.0 <= res["results"]["spoken_qa"]["exact_match,none"] <= 1.0
     samples = sorted(tmp_path.rglob("samples_spoken_qa_*.jsonl"))
     lines = [json.loads(x) for x in samples[0].read_text().splitlines()]
     assert lines[0]["arguments"]["gen_args_0"]["arg_2"]["audio"] == ["examples/spoken_qa/audio/clip_00.wav"]
+    assert list(res["lm_eval_audio_data"]["failed_requests"]) == ["spoken_qa/doc 3"]
+    assert "|Task|failed_items|\n|---|---:|\n|spoken_qa|1|\n" in proc.stdout, proc.stdout
+    assert "failed_items: 1 item(s) in spoken_qa whose request failed for good were answered empty" in proc.stdout
 
 
 @pytest.mark.slow

@@ -154,6 +154,8 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
     for task, metrics in rows.items():
         if task not in ours or not isinstance(metrics, dict):
             view[task] = metrics
+            if task in failed and isinstance(metrics, dict):  # a user's own task run with one of our models
+                counts[str(metrics.get("alias", task)).strip(" -")] = {"failed_items": len(failed[task])}
             continue
         metrics = dict(metrics)
         counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
@@ -181,6 +183,13 @@ def counts_table(counts: dict[str, dict[str, int]]) -> str:
     lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
              "|---|" + "---:|" * len(names)]
     lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]
+    failed = {task: c["failed_items"] for task, c in counts.items() if c.get("failed_items")}
+    if failed:
+        lines.append(
+            f"failed_items: {sum(failed.values())} item(s) in {', '.join(failed)} whose request failed for good were "
+            "answered empty and scored as the task scores an empty answer (the reasons: lm_eval_audio_data."
+            "failed_requests in the results; a re-run with --use_cache asks only these again)"
+        )
     return "\n".join(lines) + "\n"
 
 
