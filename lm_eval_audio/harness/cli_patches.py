@@ -150,6 +150,7 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
     failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
     view, counts = {}, {}
     count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
+    smoke_judged, judge_metrics = smoke_judged_rows(result_dict), registry.judge_metrics()
     arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
     for task, metrics in rows.items():
         if task not in ours or not isinstance(metrics, dict):
@@ -165,6 +166,9 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                 value = metrics.pop(key)
                 if name in count_metrics and isinstance(value, (int, float)) and value == value:
                     counted[name] = int(value)
+            elif task in smoke_judged and name in judge_metrics and isinstance(value, (int, float)):
+                # where the number is, as PARTIAL is: the bundled 135M judge checks the pipeline, not the answers
+                metrics[key] = f"{'NaN' if value != value else f'{value:.4f}'} (smoke-test judge)"
             elif isinstance(value, float) and value != value:
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
             elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -174,6 +178,19 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
         if counted:
             counts[str(metrics.get("alias", task)).strip(" -")] = counted
     return {**result_dict, column: view, "higher_is_better": arrows}, counts
+
+
+def smoke_judged_rows(result_dict: dict) -> set[str]:
+    """The tasks whose judge metrics the bundled smoke-test judge gave, and the groups holding one of them."""
+    from lm_eval_audio.analysis.run_results import smoke_test_judged
+
+    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if smoke_test_judged(result_dict, task)}
+    members = result_dict.get("group_subtasks") or {}
+
+    def holds_one(group: str) -> bool:
+        return any(m in smoke or (m in members and m != group and holds_one(m)) for m in members.get(group, ()))
+
+    return smoke | {group for group in members if holds_one(group)}
 
 
 def counts_table(counts: dict[str, dict[str, int]]) -> str:

@@ -1,0 +1,47 @@
+"""The table lm-eval prints for a run: what each number is, said in its row."""
+
+from __future__ import annotations
+
+import re
+
+import lm_eval.utils
+
+SMOKE = {"model": "SmolLM2-135M-Instruct (bundled smoke-test judge, not a benchmark judge)", "smoke_test": True}
+REAL = {"model": "gpt-4o-mini", "smoke_test": False}
+
+
+def _rows(table: str, task: str) -> list[str]:
+    """The printed lines of a task's rows (its name in the first, blank in those after)."""
+    lines, inside = [], False
+    for line in table.splitlines():
+        first = line.split("|")[1].strip(" -") if line.startswith("|") and line.count("|") > 2 else ""
+        inside = first == task or (inside and first == "")
+        if inside:
+            lines.append(line)
+    return lines
+
+
+def test_smoke_test_judge_numbers_are_marked_in_their_rows_and_real_ones_are_not():
+    results = {
+        "results": {
+            "airbench_sample": {"alias": "airbench_sample", "gpt_align,none": 0.1714, "exact_match,none": 0.1429},
+            "airbench_sample_foundation": {"alias": "airbench_sample_foundation", "gpt_align,none": 0.1714,
+                                           "gpt_align_stderr,none": 0.0646, "exact_match,none": 0.1429},
+            "airbench_sample_chat": {"alias": "airbench_sample_chat", "score,none": float("nan")},
+            "audiobench_aqa": {"alias": "audiobench_aqa", "judge_score,none": 0.62},
+        },
+        "group_subtasks": {"airbench_sample": ["airbench_sample_foundation", "airbench_sample_chat"],
+                           "audiobench_aqa": []},
+        "versions": {}, "n-shot": {},
+        "higher_is_better": {"airbench_sample_foundation": {"gpt_align": True, "exact_match": True}},
+        "lm_eval_audio_judge": {"airbench_sample_foundation": {"judge": SMOKE}, "airbench_sample_chat": {"judge": SMOKE},
+                                "audiobench_aqa": {"judge": REAL}},
+    }
+    table = lm_eval.utils.make_table(results)
+    foundation = _rows(table, "airbench_sample_foundation")
+    assert any(re.search(r"\|gpt_align *\|↑ *\|0\.1714 \(smoke-test judge\) *\|± *\|0\.0646", r) for r in foundation), table
+    assert any(re.search(r"\|exact_match *\|↑ *\|0\.1429 *\|", r) for r in foundation), table  # a rule: no mark
+    assert any("|score " in r and "NaN (smoke-test judge)" in r for r in _rows(table, "airbench_sample_chat")), table
+    assert any("0.1714 (smoke-test judge)" in r for r in _rows(table, "airbench_sample")), table  # the group's copy
+    assert any(re.search(r"\|judge_score *\|[^|]*\|0\.6200 *\|", r) for r in _rows(table, "audiobench_aqa")), table
+    assert results["results"]["airbench_sample_foundation"]["gpt_align,none"] == 0.1714  # the results keep numbers
