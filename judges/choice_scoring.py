@@ -18,13 +18,10 @@ there for runs without a judge). Counts: ``glitters_judge_calls`` (responses onl
 
 from __future__ import annotations
 
-import logging
-
 from lm_eval_audio.metrics.choice_matching import answer_letter, official_string_match, read_letter
 from lm_eval_audio.judges import choice_judge, task_judge
 from lm_eval_audio.metrics.stderr import proportion_stderr
 
-log = logging.getLogger("lm_eval.audio.choice")
 
 BREAKDOWN_FIELDS = ("task", "difficulty", "modality", "category", "sub_category")
 # What the benchmark folders that score this way declare (their benchmark.py): glitters_acc first, the paper's
@@ -124,9 +121,8 @@ def glitters_acc(items: list[dict], task) -> float:
     judged = [v for i, v in zip(items, verdicts) if _needs_judge(i)]
     if judged and all(v is None for v in judged):
         # Not a score of 0: the judge answered nothing usable (a wrong key, model or endpoint).
-        log.error("%s: the judge could read none of the %d responses it was given; glitters_acc is NaN (see the "
-                  "judge log)", task.name, len(judged))
-        return float("nan")
+        return task.not_a_number("glitters_acc", f"the judge could read none of the {len(judged)} responses it was "
+                                                 "given (the judge log has its replies)")
     return accuracy(task, "glitters_acc", items, [float(bool(v)) for v in verdicts])
 
 

@@ -97,8 +97,8 @@ def judged_mean(task, metric: str, judged: list[dict], verdicts: list, value, wh
                                         for i, v in zip(judged, verdicts)])
     values = [value(v) for v in verdicts if v is not None]
     if not values:
-        log.warning("%s: no %s could be judged; %s is NaN", task.name, what, metric)
-        return float("nan")
+        return task.not_a_number(metric, f"the judge scored none of the {len(judged)} {what}(s) it was given "
+                                         "(counted as judge failures; the judge log has its replies)")
     task.report_stderr(metric, mean_stderr(values))
     return sum(values) / len(values)
 

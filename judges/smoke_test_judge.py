@@ -65,3 +65,10 @@ def url() -> str:
                 "for a real judge"
             )
         return _url
+
+
+def judged_by_it(results: dict, task: str) -> bool:
+    """Whether a run's results say ``task``'s judge metrics came from this judge, which checks the pipeline, not
+    the answers: its verdicts are no score to read."""
+    judge = (results.get("lm_eval_audio_judge") or {}).get(task, {}).get("judge") or {}
+    return bool(judge.get("smoke_test"))

@@ -281,8 +281,8 @@ class CascadeLM(LM):
             f"{WHO}: {self.transcriber.name} transcribes", disable_tqdm,
         )
         if clips:
-            log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache", WHO, len(clips),
-                     transcribed, len(clips) - transcribed)
+            log.info("%s: %d distinct clip(s): %d transcribed, %d from the transcript cache, %d could not be decoded",
+                     WHO, len(clips), transcribed, len(texts) - transcribed, len(undecodable))
         inner, owners, failed, unavailable = [], [], {}, []
         for request, p in zip(requests, parts):
             if p.unavailable is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import logging
 import subprocess
 
 import numpy as np
@@ -142,7 +143,7 @@ def test_settings_are_read_once_and_name_the_results_folder(speech, tmp_path):
         assert lm.audio_condition.label == "full"
 
 
-def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_path, monkeypatch):
+def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_path, monkeypatch, caplog):
     from lm_eval_audio.model_wrappers.cascade import CascadeLM
     from lm_eval_audio.model_wrappers.transcription import FasterWhisper
 
@@ -157,8 +158,12 @@ def test_the_same_audio_is_transcribed_once_across_calls_and_runs(speech, tmp_pa
         lm.generate_until([_request("<audio>a", [speech[0]]), _request("<audio>b", [str(copy)]),
                            _request("<audio>c", [speech[2]])])
         assert len(heard) == 2  # two distinct contents among three requests
-        lm.generate_until([_request("<audio>another task", [speech[2]])])
+        broken = tmp_path / "broken.wav"
+        broken.write_bytes(b"RIFF" + bytes(range(256)) * 8)
+        with caplog.at_level(logging.INFO):
+            lm.generate_until([_request("<audio>another task", [speech[2]]), _request("<audio>d", [str(broken)])])
         assert len(heard) == 2
+        assert "2 distinct clip(s): 0 transcribed, 1 from the transcript cache, 1 could not be decoded" in caplog.text
         again = CascadeLM(llm="openai", llm_model="text-llm", llm_base_url=server.base_url, transcript_cache=cache)
         again.generate_until([_request("<audio>next run", [speech[0]])])
         assert len(heard) == 2  # from the file, as a new run would
@@ -187,8 +192,8 @@ def test_cli_spoken_digits_generation_and_multiple_choice_offline(tmp_path):
                     "--output_path", str(tmp_path / "out"), "--log_samples"],
                    env_extra={"LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "t.sqlite")})
     assert proc.returncode == 0, proc.stderr[-4000:]
-    assert "10 distinct clip(s): 10 transcribed, 0 from the transcript cache" in proc.stderr
-    assert "10 distinct clip(s): 0 transcribed, 10 from the transcript cache" in proc.stderr
+    assert "10 distinct clip(s): 10 transcribed, 0 from the transcript cache, 0 could not be decoded" in proc.stderr
+    assert "10 distinct clip(s): 0 transcribed, 10 from the transcript cache, 0 could not be decoded" in proc.stderr
     # the progress bars say what runs: the recognizer, then the cascade's LLM (not "hf-audio")
     assert re.search(r"cascade: faster-whisper:\S+ transcribes: 100%", proc.stderr)
     assert "cascade: SmolLM2-135M-Instruct answers generate" in proc.stderr and "hf-audio generate" not in proc.stderr

@@ -88,7 +88,12 @@ def test_readme_main_job_runs_as_written(tmp_path):
         # same (two identical answers to the same question) share one call, read back from the cache.
         assert judged["requests"] == calls and judged["calls"] > 0
         assert judged["calls"] + judged["cache_hits"] == calls + judged["reasks"]  # each attempt: a call or a hit
+    # strict JSON: no bare NaN, a null with its reason beside it; each sample's metric fields are numbers
+    json.loads(next(folder.glob("results_*.json")).read_text(), parse_constant=lambda c: pytest.fail(f"bare {c}"))
     chat = res["results"]["airbench_sample_chat"]
+    if chat["score,none"] is None:
+        assert res["lm_eval_audio_null_reasons"]["results.airbench_sample_chat.score,none"].startswith(
+            "the judge scored none of the 6 item(s)")
     assert chat["judge_failures,none"] == len(res["lm_eval_audio_judge"]["airbench_sample_chat"]["unjudged_items"]) <= 6
     logs = sorted(folder.glob("judge_log_airbench_sample_*.jsonl"))
     assert len(logs) == 2
@@ -97,6 +102,8 @@ def test_readme_main_job_runs_as_written(tmp_path):
     samples = [json.loads(x) for x in next(folder.glob("samples_airbench_sample_foundation_*.jsonl")).read_text().splitlines()]
     assert len(samples) == 35 and all(s["resps"][0][0] for s in samples)  # SmolLM2 answered every item
     assert all(s["item_scores"]["gpt_align"] in (0.0, 1.0, None) for s in samples)  # the judged score per document
+    for metric in ("gpt_align", "gpt_align_official", "gpt_align_judge_failures", "exact_match_official"):
+        assert all(s[metric] in (0.0, 1.0, None) for s in samples), metric
     assert sum(s["item_scores"]["gpt_align"] or 0 for s in samples) / 35 == pytest.approx(foundation["gpt_align,none"])
 
     report = _ok(run_readme_block("report", tmp_path, timeout=300))

@@ -45,3 +45,14 @@ def test_smoke_test_judge_numbers_are_marked_in_their_rows_and_real_ones_are_not
     assert any("0.1714 (smoke-test judge)" in r for r in _rows(table, "airbench_sample")), table  # the group's copy
     assert any(re.search(r"\|judge_score *\|[^|]*\|0\.6200 *\|", r) for r in _rows(table, "audiobench_aqa")), table
     assert results["results"]["airbench_sample_foundation"]["gpt_align,none"] == 0.1714  # the results keep numbers
+
+
+def test_the_table_says_which_average_airbench_rows_are():
+    results = {"results": {"airbench_sample_foundation": {"alias": "airbench_sample_foundation",
+                                                          "exact_match,none": 0.1429}},
+               "versions": {}, "n-shot": {}, "higher_is_better": {}}
+    table = lm_eval.utils.make_table(results)
+    assert table.rstrip().endswith("AIR-Bench: each row is lm-eval's mean over items (a group's over all its items); "
+                                   "the paper's Table 3 averages categories, each the mean of its tasks: "
+                                   "`lm-eval-audio report` gives those"), table
+    assert "AIR-Bench" not in lm_eval.utils.make_table({**results, "results": {"spoken_digits": {"acc,none": 0.5}}})

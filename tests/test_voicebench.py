@@ -152,7 +152,8 @@ def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them
                        env_extra={**NO_JUDGE, "LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "t.sqlite")})
         assert proc.returncode == 0, proc.stderr[-4000:]
         res = runs[modality] = results_json(out)
-        assert math.isnan(res["results"]["voicebench_sample"]["leaderboard_score,none"])
+        assert res["results"]["voicebench_sample"]["leaderboard_score,none"] is None  # strict JSON: null, with why
+        assert "results.voicebench_sample.leaderboard_score,none" in res["lm_eval_audio_null_reasons"]
         # the Overall's columns: lm-eval averages a group over its leaf tasks, and MMSU is one of them
         assert len(res["group_subtasks"]["voicebench_sample"]) == 9
         assert 0.0 <= res["results"]["voicebench_sample_bbh"]["official_acc,none"] <= 1.0

@@ -23,15 +23,6 @@ class ResultsError(ValueError):
     """A results file or sample log that cannot be used; the message names it."""
 
 
-
-
-def smoke_test_judged(results: dict, task: str) -> bool:
-    """Whether the task's judge metrics came from the bundled smoke-test judge (SmolLM2-135M),
-    which checks the pipeline, not the answers: its verdicts are no score to read."""
-    judge = (results.get("lm_eval_audio_judge") or {}).get(task, {}).get("judge") or {}
-    return bool(judge.get("smoke_test"))
-
-
 def item_value(sample: dict, metric: str) -> float | None:
     """One document's score for ``metric``: a number, or None where it was not scored
     (a judge failure). Raises KeyError when the sample carries no per-document value."""
@@ -60,10 +51,11 @@ def failed_docs(results: dict, task: str) -> set[int]:
 
 def reported_value(task_results: dict, metric: str):
     """What lm-eval reported for ``metric`` in one task's results (``"metric,filter"`` keys;
-    the first filter), as it is: a number, NaN, "N/A"; None if the task has no such metric."""
+    the first filter), as it is: a number, NaN (written as null since strict JSON), "N/A"; None if the task has
+    no such metric."""
     for key, value in task_results.items():
         if key.partition(",")[0] == metric:
-            return value
+            return float("nan") if value is None else value
     return None
 
 
@@ -173,7 +165,9 @@ def metrics_to_try(results: dict, task: str, wanted: list[str] | None,
     from lm_eval_audio.benchmarks import registry
 
     wanted = list(wanted) if wanted else list(registry.headline_metrics(task))
-    if chosen_by_user or not smoke_test_judged(results, task):
+    from lm_eval_audio.judges.smoke_test_judge import judged_by_it
+
+    if chosen_by_user or not judged_by_it(results, task):
         return wanted, None
     judged = registry.judge_metrics()
     kept = [m for m in wanted if m not in judged]

@@ -42,6 +42,9 @@ class Benchmark:
     judge_metrics: tuple[str, ...] = ()  # metrics whose value is an LLM judge's verdict
     without_judge: str = ""  # what its tasks report when no judge is configured, said in the run's warning
     report: str | None = None  # the module (dotted name) with the report tables laid out as the paper's
+    # Said under lm-eval's printed table when a task of the benchmark is in it: which average its rows are, where
+    # the paper's headline is another
+    table_note: str = ""
     # The --metadata that makes its tasks give the model the text said in each clip in place of the clip, where the
     # benchmark publishes that text (e.g. {"<benchmark>_modality": "text"}); diagnose runs them so once more.
     text_instead_of_audio: dict = field(default_factory=dict)

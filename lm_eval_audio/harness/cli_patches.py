@@ -182,9 +182,9 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
 
 def smoke_judged_rows(result_dict: dict) -> set[str]:
     """The tasks whose judge metrics the bundled smoke-test judge gave, and the groups holding one of them."""
-    from lm_eval_audio.analysis.run_results import smoke_test_judged
+    from lm_eval_audio.judges.smoke_test_judge import judged_by_it
 
-    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if smoke_test_judged(result_dict, task)}
+    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if judged_by_it(result_dict, task)}
     members = result_dict.get("group_subtasks") or {}
 
     def holds_one(group: str) -> bool:
@@ -210,12 +210,24 @@ def counts_table(counts: dict[str, dict[str, int]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def table_notes(result_dict: dict, column: str) -> str:
+    """What the benchmarks of the table's tasks say of its numbers (their ``table_note``), a line each."""
+    from lm_eval_audio.benchmarks import registry
+
+    ours = our_task_names()
+    benchmarks = {registry.of_task(t) for t in result_dict.get(column) or {} if t in ours} - {None}
+    notes = sorted({b.table_note for b in benchmarks if b.table_note})
+    return "".join(f"{note}\n" for note in notes)
+
+
 def on_utils(module) -> None:
     def make(original):
         def make_table(result_dict, column: str = "results", *args, **kwargs):
             view, counts = table_view(result_dict, column)
             table = original(view, column, *args, **kwargs)
-            return table + "\n" + counts_table(counts) if counts else table
+            if counts:
+                table += "\n" + counts_table(counts)
+            return table + table_notes(result_dict, column) if column == "results" else table
 
         return make_table
 

@@ -10,7 +10,7 @@ import logging
 from lm_eval_audio.harness.task_building import fill_stderrs
 from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.storage import run_state, strict_json
 
 log = logging.getLogger("lm_eval.audio")
 
@@ -83,19 +83,21 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
             if sample.get("doc_id") in heard:  # why a cascade answered as it did, beside the answer
                 sample["transcripts"] = heard[sample["doc_id"]]
         by_metric = state.item_scores.get(task, {})
-        if not by_metric:
-            continue
-        if len({s.get("filter") for s in samples}) > 1:
+        if by_metric and len({s.get("filter") for s in samples}) > 1:
             # The aggregation ran once per filter and kept the last one's scores: which is unknown here.
             log.warning("%s: several filters; the judge metrics' per-document scores are not written into its "
                         "samples", task)
-            continue
+            by_metric = {}
+        metrics = {key.partition(",")[0] for key in (results.get("results") or {}).get(task, {})}
         for sample in samples:
             scores = {metric: values.get(sample["doc_id"]) for metric, values in by_metric.items()}
-            sample["item_scores"] = scores
-            # Each judged score under its metric's name too, in place of the item that lm-eval logged there
-            # (the document again, which the aggregation needed to ask the judge).
-            sample.update(scores)
+            if scores:
+                sample["item_scores"] = scores
+            # Each metric's field a number: the item's own score in place of the item lm-eval logged there (the
+            # document again, which an aggregation needed to ask the judge), null where it has none.
+            for metric in metrics | set(scores):
+                if metric in scores or isinstance(sample.get(metric), (dict, list)):
+                    sample[metric] = scores.get(metric)
 
 
 # --- lm_eval.loggers.evaluation_tracker -------------------------------------------------
@@ -114,7 +116,7 @@ def on_evaluation_tracker(module) -> None:
                 config.model_name = results_folder_name(config.model_name or "", *state.results_naming)
                 config.model_name_sanitized = sanitize_model_name(config.model_name)
                 state.results_naming = None
-            original(self, results, samples)
+            original(self, strict_json.strict_results(results, state.null_reasons if state else {}), samples)
             if state is None or not (state.judge_records or state.submissions) or not (
                     self.output_path and getattr(self, "date_id", None)):
                 return
@@ -133,3 +135,11 @@ def on_evaluation_tracker(module) -> None:
         return save_results_aggregated
 
     wrap(module.EvaluationTracker, "save_results_aggregated", make)
+
+    def make_samples_writer(original):
+        def save_results_samples(self, task_name, samples):
+            return original(self, task_name, [strict_json.finite_copy(sample) for sample in samples])
+
+        return save_results_samples
+
+    wrap(module.EvaluationTracker, "save_results_samples", make_samples_writer)

@@ -54,6 +54,7 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     ],
     "lm_eval.loggers.evaluation_tracker": [
         ("EvaluationTracker.save_results_aggregated", ("results", "samples")),
+        ("EvaluationTracker.save_results_samples", ("task_name", "samples")),  # strict JSON, as the results
         # diagnose names each condition's run from lm-eval's own default name
         ("GeneralConfigTracker._get_model_name", ("model_args",)),
     ],

@@ -13,8 +13,8 @@ and scoring functions do not import this module: a loader returns its notes with
   those it has no answer for);
 * ``judge_configured`` and ``smoke_test_judge``: what the judge preflight found, before the
   model runs;
-* ``stderrs``, ``item_scores``: the standard errors our aggregations report, and the judge
-  metrics' per-document scores, per task;
+* ``stderrs``, ``item_scores``, ``null_reasons``: the standard errors our aggregations report, the judge
+  metrics' per-document scores, and why an aggregation gave no number, per task;
 * ``judge_records``, ``judge_summaries``: the judge log, and the judge settings and counts per task;
 * ``transcripts``: the cascade's transcript of each document's clips, for its logged sample;
 * ``submissions``: predictions of a test set without public answers, written beside the results;
@@ -47,6 +47,8 @@ class RunState:
     smoke_test_judge: bool = False
     # task -> metric -> the standard error its aggregation reported (lm-eval only has its own aggregations')
     stderrs: dict[str, dict[str, float]] = field(default_factory=dict)
+    # task -> metric -> why its aggregation gave no number (written beside the null in the results)
+    null_reasons: dict[str, dict[str, str]] = field(default_factory=dict)
     # task -> metric -> doc_id -> the item's own score (None: not scored, e.g. a judge failure)
     item_scores: dict[str, dict[str, dict[int, float | None]]] = field(default_factory=dict)
     judge_records: dict[str, list[dict]] = field(default_factory=lambda: defaultdict(list))
@@ -131,6 +133,15 @@ class TaskScoring:
         self.state.item_scores.setdefault(self.name, {})[metric] = {
             int(doc_id): None if value is None else float(value) for doc_id, value in scores
         }
+
+    def not_a_number(self, metric: str, reason: str) -> float:
+        """The aggregation's NaN, its reason logged and kept for the results (``null`` there, the reason
+        under ``lm_eval_audio_null_reasons``)."""
+        import logging
+
+        self.state.null_reasons.setdefault(self.name, {})[metric] = reason
+        logging.getLogger("lm_eval.audio").warning("%s: %s is NaN: %s", self.name, metric, reason)
+        return float("nan")
 
     def submit(self, predictions: list[dict]) -> None:
         """Predictions of a test set whose answers are withheld, written beside the results."""

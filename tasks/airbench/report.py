@@ -150,8 +150,10 @@ def markdown(air: dict, synthetic: list[str]) -> list[str]:
     if air:
         f_cols, c_cols = ["speech", "sound", "music", "average"], ["speech", "sound", "music", "mixed", "average"]
         lines += [f"## {benchmark}: layout of Table 3", "",
-                  "Foundation: accuracy in %; chat: judge score 1-10 (GPT-4-style pairwise, mean of both orders). "
-                  "95% bootstrap intervals in brackets.", "",
+                  "Foundation: accuracy in %, as the paper averages it: each category the mean of its tasks' "
+                  "accuracies, the average the mean of the categories (lm-eval's table gives the mean over items); "
+                  "chat: judge score 1-10 (GPT-4-style pairwise, mean of both orders), its mixed category the mean "
+                  "of its tasks' means. 95% bootstrap intervals in brackets.", "",
                   "| model | " + " | ".join(f"foundation {c}" for c in f_cols) + " | "
                   + " | ".join(f"chat {c}" for c in c_cols) + " |",
                   "|---|" + "---|" * (len(f_cols) + len(c_cols))]
@@ -176,7 +178,10 @@ def markdown(air: dict, synthetic: list[str]) -> list[str]:
                              + " | ".join(cell(air[n].get("foundation_tasks", {}).get(t), 100) for n in names) + " |")
             folders = sorted({f for e in air.values() for f in e.get("foundation_folders", {})})
             lines += ["", f"## {benchmark}: foundation per audio folder (score_foundation.py's task_dataset), accuracy %",
-                      "", "A task pools its folders (datasets); the official script prints each. n = documents scored.",
+                      "", "A task pools its folders (datasets); the official script prints each. n = documents scored "
+                      f"by the foundation metric ({', '.join(sorted(metrics)) or 'as above'}): exact_match and gpt_align "
+                      "count an answer they cannot read as wrong, where the results' exact_match_official and "
+                      "gpt_align_official (the official script's numbers) leave it out, so their n can be smaller.",
                       "", "| folder | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
             for f in folders:
                 cells = [air[n].get("foundation_folders", {}).get(f) for n in names]

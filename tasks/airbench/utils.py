@@ -7,8 +7,6 @@ connects them to lm-eval's task fields.
 
 from __future__ import annotations
 
-import logging
-
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.judges import task_judge
@@ -16,8 +14,6 @@ from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.airbench import data, judges
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import proportion_stderr
-
-log = logging.getLogger("lm_eval.audio.airbench")
 
 
 def _docs(track: str, task_names, sample: bool, metadata: dict, notes) -> list[dict]:
@@ -117,15 +113,14 @@ def _report_by_folder(task, metric: str, scores: list[tuple[str, float | None]])
     task.note_for_task("airbench_folder_accuracy", metric, data.accuracy_by_folder(scores))
 
 
-def _official_accuracy(task, metric: str, scored: list[tuple[str, float | None]], none_scored) -> float:
+def _official_accuracy(task, metric: str, scored: list[tuple[str, float | None]], none_scored: str) -> float:
     """The official scripts' accuracy from (folder, score) pairs, None left out of the denominator, with the
-    per-folder numbers and the standard error beside it; NaN, after ``none_scored()`` logs why, when every
+    per-folder numbers and the standard error beside it; NaN, for the reason ``none_scored``, when every
     item was left out."""
     _report_by_folder(task, metric, scored)
     kept = [score for _, score in scored if score is not None]
     if not kept:
-        none_scored()
-        return float("nan")
+        return task.not_a_number(metric, none_scored)
     acc = sum(kept) / len(kept)
     task.report_stderr(metric, proportion_stderr(acc, len(kept)))
     return acc
@@ -135,8 +130,7 @@ def exact_match_official(items, task):
     """score_foundation.py's accuracy: unparsed answers left out of the denominator; per folder beside it."""
     task.report_item_scores("exact_match_official", [(i["doc_id"], i["score"]) for i in items])
     return _official_accuracy(task, "exact_match_official", [(i["folder"], i["score"]) for i in items],
-                              lambda: log.warning("%s: no answer follows the exact-match rule, so exact_match_official"
-                                                  " is NaN (0 of %d parsed)", task.name, len(items)))
+                              f"no answer follows the exact-match rule (0 of {len(items)} parsed)")
 
 
 def _aligned_letters(items, task):
@@ -152,9 +146,8 @@ def gpt_align(items, task):
     judged, letters = _aligned_letters(items, task)
     if judged and all(letter is None for letter in letters):
         # Not a score of 0: the judge answered nothing usable (a wrong key, model or endpoint).
-        log.error("%s: the judge could map none of the %d responses; gpt_align is NaN (see the judge log)",
-                  task.name, len(judged))
-        return float("nan")
+        return task.not_a_number("gpt_align", f"the judge could map none of the {len(judged)} responses to a letter "
+                                              "(the judge log has its replies)")
     # Missing audio and unmapped responses count as wrong.
     right = {item["doc_id"] for item, letter in zip(judged, letters) if letter == item["answer"]}
     task.report_item_scores("gpt_align", [(i["doc_id"], float(i["doc_id"] in right)) for i in items])
@@ -170,15 +163,17 @@ def gpt_align_official(items, task):
     the judge could not map (and those without audio) are left out. Beside ``gpt_align``, which counts them
     wrong."""
     judged, letters = _aligned_letters(items, task)
-    scored = [(item["folder"], None if letter is None else float(letter == item["answer"]))
-              for item, letter in zip(judged, letters)]
-    return _official_accuracy(task, "gpt_align_official", scored, lambda: log.error(
-        "%s: the judge could map none of the %d responses; gpt_align_official is NaN (see the judge log)",
-        task.name, len(judged)))
+    scores = [None if letter is None else float(letter == item["answer"]) for item, letter in zip(judged, letters)]
+    task.report_item_scores("gpt_align_official", [(item["doc_id"], s) for item, s in zip(judged, scores)])
+    return _official_accuracy(task, "gpt_align_official", [(i["folder"], s) for i, s in zip(judged, scores)],
+                              f"the judge could map none of the {len(judged)} responses to a letter (the judge log "
+                              "has its replies)")
 
 
 def gpt_align_judge_failures(items, task):
-    _, letters = _aligned_letters(items, task)
+    judged, letters = _aligned_letters(items, task)
+    task.report_item_scores("gpt_align_judge_failures",
+                            [(item["doc_id"], float(letter is None)) for item, letter in zip(judged, letters)])
     return sum(letter is None for letter in letters)
 
 
@@ -210,4 +205,6 @@ def win_rate(items, task):
 
 def judge_failures(items, task):
     """Items left out of the chat scores because a judge pass failed."""
-    return sum(v is None for v in _chat_verdicts(items, task)[1])
+    judged, verdicts = _chat_verdicts(items, task)
+    task.report_item_scores("judge_failures", [(i["doc_id"], float(v is None)) for i, v in zip(judged, verdicts)])
+    return sum(v is None for v in verdicts)
