@@ -91,10 +91,11 @@ def check_endpoint(config: JudgeConfig) -> None:
     where = config.public()["base_url"]
     try:
         chat_api.check_serves(
-            config.base_url, config.model, "OPENAI_API_KEY", config.timeout, f"the judge endpoint {where}",
+            config.base_url, config.model, config.api_key_env, config.timeout, f"the judge endpoint {where}",
             "start it or fix OPENAI_BASE_URL (or judge_base_url), or run with --predict_only and score later "
             "with `lm-eval-audio judge`",
-            "name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata)", "the judge model",
+            "name the served model with LM_EVAL_AUDIO_JUDGE_MODEL (or judge_model in --metadata; one benchmark's "
+            "with LM_EVAL_AUDIO_<BENCHMARK>_JUDGE_MODEL)", "the judge model",
         )
     except chat_api.EndpointError as e:
         raise JudgeConfigError(str(e)) from None
@@ -108,7 +109,8 @@ class JudgeEngine:
         self._breaker = chat_api.FailureBreaker(config.concurrency)
 
     def _make_client(self):
-        return chat_api.ChatEndpoint(chat_api.api_key(), self.config.base_url, self.config.timeout)
+        return chat_api.ChatEndpoint(chat_api.api_key(self.config.api_key_env), self.config.base_url,
+                                     self.config.timeout)
 
     def run(
         self,
@@ -170,7 +172,7 @@ class JudgeEngine:
                     try:
                         reply = await self._call(client, messages, stats)
                     except Exception as e:  # every endpoint error becomes a counted failure
-                        outcome.error = chat_api.describe_error(e)
+                        outcome.error = chat_api.describe_error(e, self.config.api_key_env)
                         self._breaker.failed(e, outcome.error)
                         return outcome
                     self._breaker.succeeded()

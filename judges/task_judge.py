@@ -8,10 +8,18 @@ from lm_eval_audio.judges.judge_config import HOW_TO_CONFIGURE, JudgeConfig, Jud
     default_cache_path, resolve
 
 
-def for_task(metadata: dict | None = None) -> JudgeConfig | None:
-    """The judge of a task: the configured endpoint, else the bundled smoke-test judge when
-    the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
-    config = resolve(metadata)
+def benchmark_key(task_name: str | None) -> str | None:
+    """The folder name of the benchmark ``task_name`` belongs to: the scope of its own judge settings."""
+    from lm_eval_audio.benchmarks import registry
+
+    benchmark = registry.of_task(task_name) if task_name else None
+    return benchmark.key if benchmark is not None else None
+
+
+def for_task(metadata: dict | None = None, task_name: str | None = None) -> JudgeConfig | None:
+    """The judge of a task: the endpoint configured for its benchmark or the run, else the bundled smoke-test
+    judge when the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
+    config = resolve(metadata, benchmark_key(task_name))
     if config is not None:
         return config
     metadata = dict(metadata or {})
@@ -26,7 +34,7 @@ def for_task(metadata: dict | None = None) -> JudgeConfig | None:
 
 def for_aggregation(task) -> JudgeConfig:
     """The judge of ``task`` (its ``run_state.TaskScoring``); raises naming the task if none is configured."""
-    config = for_task(task.metadata)
+    config = for_task(task.metadata, task.name)
     if config is None:
         raise JudgeConfigError(f"{task.name} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)
     return config

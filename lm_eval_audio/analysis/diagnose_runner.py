@@ -32,9 +32,11 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     if "audio" in given:
         raise SystemExit("diagnose: drop audio= from --model_args; diagnose runs full, none and the fragments itself")
     metadata = dict(args.metadata)  # a copy: the judge setting below is this run's
-    from lm_eval_audio.judges import judge_config
+    from lm_eval_audio.judges import judge_config, task_judge
 
-    if "smoke_test_judge" not in metadata and judge_config.resolve(metadata) is None:
+    named = [t for t in args.tasks.split(",") if t]
+    if "smoke_test_judge" not in metadata and all(
+            judge_config.resolve(metadata, task_judge.benchmark_key(t)) is None for t in named):
         # No judge: the synthetic samples would fall back to the bundled smoke-test judge, whose verdicts diagnose
         # never reads (run_results.metrics_to_try): every condition would wait on it for nothing.
         metadata["smoke_test_judge"] = None

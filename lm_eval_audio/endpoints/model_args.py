@@ -23,7 +23,7 @@ KEY_ARGUMENTS = {
     "token": "HF_TOKEN", "hf_token": "HF_TOKEN", "use_auth_token": "HF_TOKEN",
 }
 # Environment variables whose values must not turn up in model_args either.
-KEY_VARIABLES = ("OPENAI_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 # The shapes of OpenAI, Hugging Face and Google keys, whatever argument carries them.
 KEY_SHAPE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{16,}|hf_[A-Za-z0-9]{20,}|AIza[0-9A-Za-z_\-]{30,})")
 

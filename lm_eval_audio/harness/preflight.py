@@ -27,7 +27,7 @@ def preflight(tasks: dict) -> None:
     it, started here, when no endpoint is configured.
     """
     state = run_state.current()
-    optional_without, configs, smoke = [], [], []
+    optional_without, configs, smoke = [], {}, []
     for name, task in tasks.items():
         metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
         # --metadata (and, from lm-eval's CLI, --model_args) reach the task here, and its configuration in the
@@ -36,10 +36,9 @@ def preflight(tasks: dict) -> None:
         need = metadata.get("judge")
         if not need or "bypass" in getattr(task, "_metric_fn_list", {}):
             continue
-        config = judge_config.resolve(metadata)
+        config = judge_config.resolve(metadata, task_judge.benchmark_key(name))
         if config is not None:
-            if config not in configs:
-                configs.append(config)
+            configs.setdefault(config, []).append(name)
             continue
         if smoke_test_judge.requested(metadata):
             smoke.append((name, metadata))
@@ -51,8 +50,14 @@ def preflight(tasks: dict) -> None:
                 "`lm-eval-audio judge SAMPLES.jsonl`"
             )
         optional_without.append(name)
-    for config in configs:
-        check_endpoint(config)
+    for config, names in configs.items():  # each benchmark's judge, when they differ
+        try:
+            check_endpoint(config)
+        except judge_config.JudgeConfigError as e:
+            raise judge_config.JudgeConfigError(f"the judge of {', '.join(sorted(names))}: {e}") from None
+        public = config.public()
+        log.info("judge of %s: %s at %s (key from %s)", ", ".join(sorted(names)), config.model, public["base_url"],
+                 config.api_key_env)
     if smoke:
         if optional_without:
             # Their items would go to the judge (the run has one) with no judge of their own to take them.
