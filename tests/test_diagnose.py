@@ -160,7 +160,8 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
         "mmau_sample": ("official_acc", "12"), "mmar_sample": ("official_acc", "14"),
         "mmau_pro_sample_closed": ("pattern_acc", "8")}
     assert "diagnose: no judge endpoint configured, so no judge is asked" in first.stderr
-    out = tmp_path / "results"
+    out = tmp_path / "diagnose"  # a folder of its own, apart from lm_eval's results/
+    assert not (tmp_path / "results").exists()
     base = "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
     folders = {p.name for p in out.iterdir() if p.is_dir()}
     assert folders == {base, f"{base}__audio-none", *(f"{base}__audio-fragment-2-{k}" for k in (1, 2))}
@@ -190,6 +191,13 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     answers = [json.loads(line)["resps"][0][0] for f in none_folder.glob("samples_mmau_sample_*.jsonl")
                for line in f.read_text().splitlines()]
     assert len(answers) == 12 and sum(bool(a.strip()) for a in answers) >= 10
+    # report over the folder: the model once, its conditions named under the tables, not three more "models"
+    report = run_cli(["lm-eval-audio", "report", str(out), "--output", str(tmp_path / "report")])
+    assert report.returncode == 0, report.stderr[-3000:]
+    summary = json.loads((tmp_path / "report" / "report.json").read_text())
+    assert summary["models"] == [base]
+    assert summary["conditions"] == {base: ["fragment:2:1", "fragment:2:2", "none"]}
+    assert f"- {base}: audio=fragment:2:1, audio=fragment:2:2, audio=none" in report.stdout
 
 
 def _heard_seconds(body) -> float | None:

@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "pretrained=Qwen/Qwen-7B-Chat): run on the same prompts without the audio, reported as Acc_TB")
     p.add_argument("--text_backbone_model", default="hf",
                    help="any lm-eval model name for --text_backbone (default hf)")
-    p.add_argument("--output_path", default="results", help="where each condition's results and the report go")
+    p.add_argument("--output_path", default="diagnose",
+                   help="a folder of its own (default: diagnose, apart from lm_eval's results): each condition's "
+                        "results and samples, the request cache, and diagnose_<date>.md/.json/.png")
     p.add_argument("--use_cache", default=None,
                    help="lm-eval request cache (default: <output_path>/<model>/request_cache/<hash of the model "
                         "arguments>/requests)")

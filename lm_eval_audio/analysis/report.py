@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from lm_eval_audio.analysis import stats
 from lm_eval_audio.analysis.run_results import (
     ResultsError,
+    apart_from_conditions,
     Run,
     choose_metric,
     find,
@@ -187,6 +188,11 @@ def markdown(report: dict) -> str:
         for model, sources in report["data_sources"].items():
             for data, record in sources.items():
                 lines.append(f"| {model} | {data} | {data_source_text(record)} |")
+    if report["conditions"]:
+        lines += ["", "Runs under ablated audio, kept out of the tables above (`diagnose` reads them; its "
+                  "diagnose_<date>.md has their scores):"]
+        lines += [f"- {name}: " + ", ".join(f"audio={c}" if ":" in c or c in ("none", "silence", "noise") else c
+                                           for c in found) for name, found in report["conditions"].items()]
     if report["notes"]:
         lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
     return "\n".join(lines).lstrip() + "\n"
@@ -300,7 +306,8 @@ def plots(report: dict, folder: str) -> list[str]:
     return written
 
 
-def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user: bool = False) -> dict:
+def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user: bool = False,
+          conditions: dict[str, list[str]] | None = None) -> dict:
     models = [collect(runs, wanted, chosen_by_user) for runs in model_runs]
     names = [m.name for m in models]
     if len(set(names)) != len(names):
@@ -316,6 +323,8 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
            for b in _reporting_benchmarks()},
         "tasks": task_table(models),
         "notes": [n for m in models for n in m.notes],
+        # per model, the ablated audio conditions it was also run under (diagnose's), kept out of the tables
+        "conditions": dict(conditions or {}),
         # models whose items (of a benchmark with report tables) are its bundled synthetic sample's
         "synthetic_sample": [m.name for m in models if any(part.synthetic for part in m.benchmarks.values())],
         "interval": {"level": stats.LEVEL, "bootstrap_iterations": stats.ITERATIONS, "seed": stats.SEED},
@@ -338,12 +347,12 @@ def main(argv: list[str] | None = None) -> None:
                         "each task's benchmark, then acc, exact_match)")
     args = p.parse_args(argv)
     try:
-        model_runs = find(args.results)
+        model_runs, conditions = apart_from_conditions(find(args.results))
         for run in (run for runs in model_runs for run in runs):
             if not any(run.samples(t) for t in run.tasks()):
                 raise ResultsError(f"{run.path}: no samples_<task>_{run.date_id}.jsonl beside it; the report needs "
                                    "the per-document logs: run lm_eval with --log_samples")
-        report = build(model_runs, args.metric.split(",") if args.metric else None, bool(args.metric))
+        report = build(model_runs, args.metric.split(",") if args.metric else None, bool(args.metric), conditions)
     except ResultsError as e:
         sys.exit(f"report: {e}")
     os.makedirs(args.output, exist_ok=True)

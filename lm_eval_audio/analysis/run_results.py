@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,6 +156,34 @@ def find(paths: list[str]) -> list[list[Run]]:
                     covered |= set(run.tasks())
             models.append(runs)
     return models
+
+
+def condition_of(run: Run) -> str | None:
+    """The audio condition a run was ablated under (``none``, ``fragment:2:0``; diagnose's text in place of the
+    clips), or None for a run of the model as it is."""
+    condition = run.results.get("lm_eval_audio_condition")
+    if condition and condition != "full":
+        return str(condition)
+    return "text instead of audio" if "text-instead-of-audio" in run.path.parts else None
+
+
+def apart_from_conditions(model_runs: list[list[Run]]) -> tuple[list[list[Run]], dict[str, list[str]]]:
+    """The models to report, a model's runs under ablated audio (a ``diagnose`` run's conditions) left out of them,
+    and per model the conditions it was also run under. A condition run whose model is not among the rest stays a
+    model of its own."""
+    as_is = [runs for runs in model_runs if condition_of(runs[0]) is None]
+    names = {runs[0].name for runs in as_is}
+    conditions: dict[str, list[str]] = {}
+    for runs in model_runs:
+        condition = condition_of(runs[0])
+        if condition is None:
+            continue
+        base = re.sub(r"__audio-[^/]*$", "", runs[0].name)
+        if base in names:
+            conditions.setdefault(base, []).append(condition)
+        else:
+            as_is.append(runs)
+    return as_is, {name: sorted(found) for name, found in conditions.items()}
 
 
 def metrics_to_try(results: dict, task: str, wanted: list[str] | None,
