@@ -78,3 +78,40 @@ def test_a_misspelled_model_name_suggests_the_closest():
 def test_limit_zero_says_it_leaves_no_documents():
     line = _one_error_line(run_cli(["lm_eval", "--model", "cascade", "--tasks", "spoken_digits_gen", "--limit", "0"]))
     assert "a task has no documents to run with --limit 0: give --limit N with N of 1 or more" in line
+
+
+@pytest.mark.parametrize("use_cache", [False, True])
+def test_ctrl_c_is_one_line_saying_what_was_kept_and_how_to_resume(tmp_path, use_cache):
+    """SIGINT while an openai-audio model answers: no traceback, exit status 130, one line that says whether the
+    answers given so far were kept and how to go on."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from conftest import BIN, REPO
+    from scripted_judge import SERVED_MODELS, ScriptedJudge
+
+    with ScriptedJudge(models=SERVED_MODELS + ("served-audio-lm",), reply=lambda p: "A", latency=0.2) as model:
+        cmd = [str(BIN / "lm_eval"), "--model", "openai-audio", "--model_args",
+               f"base_url={model.base_url},model=served-audio-lm,num_concurrent=1",
+               "--tasks", "airbench_sample_foundation", "--output_path", str(tmp_path / "out")]
+        cache = tmp_path / "answers"
+        if use_cache:
+            cmd += ["--use_cache", str(cache)]
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "OPENAI_BASE_URL": "", "OPENAI_API_KEY": ""}
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        while model.completed < 3 and proc.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+        assert proc.poll() is None, "the run ended before the interrupt"
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stderr, stderr[-3000:]
+    (line,) = [x for x in stderr.splitlines() if x.startswith("lm_eval: interrupted:")]
+    if use_cache:
+        assert f"the model's answers so far are kept in {cache}_rank*.db: the same command resumes" in line
+        assert (tmp_path / "answers_rank0.db").exists()
+    else:
+        assert "the model's answers so far were not kept (lm-eval keeps them only with --use_cache PATH" in line

@@ -114,6 +114,25 @@ def check_data_first() -> None:
             benchmark.check_data(names, metadata)
 
 
+def _runs_ours() -> bool:
+    from lm_eval_audio.benchmarks import registry
+
+    tasks = [t for t in (_argv_value("--tasks") or "").split(",") if t]
+    return _argv_value("--model") in MODELS or bool(registry.by_benchmark(tasks, _argv_value("--include_path") or ()))
+
+
+def interrupted_message() -> str:
+    """What a run stopped with Ctrl-C kept, and how to go on from there."""
+    cache = _argv_value("--use_cache")
+    if cache:
+        kept = (f"the model's answers so far are kept in {cache}_rank*.db: the same command resumes from them, "
+                "asking only what was not answered")
+    else:
+        kept = ("the model's answers so far were not kept (lm-eval keeps them only with --use_cache PATH: add it, "
+                "and a run interrupted again resumes where it stopped)")
+    return kept + "; the judge's verdicts and the cascade's transcripts are in their caches and are not asked again"
+
+
 def on_cli(module) -> None:
     def make(original):
         def cli_evaluate(*args, **kwargs):
@@ -122,6 +141,11 @@ def on_cli(module) -> None:
                 if (command == "run" or command.startswith("--")) and not {"-h", "--help"} & set(sys.argv):
                     check_data_first()
                 return original(*args, **kwargs)
+            except KeyboardInterrupt:
+                if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not _runs_ours():
+                    raise  # lm-eval's own models and tasks: as lm-eval leaves it
+                sys.stderr.write(f"\nlm_eval: interrupted: {interrupted_message()}\n")
+                raise SystemExit(130) from None  # 128 + SIGINT, as a shell reports it
             except Exception as e:
                 message = None if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") else user_error_message(e)
                 if message is None:
