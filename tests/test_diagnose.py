@@ -196,7 +196,7 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     assert report.returncode == 0, report.stderr[-3000:]
     summary = json.loads((tmp_path / "report" / "report.json").read_text())
     assert summary["models"] == [base]
-    assert summary["conditions"] == {base: ["fragment:2:1", "fragment:2:2", "none"]}
+    assert summary["conditions"] == {base: ["audio=fragment:2:1", "audio=fragment:2:2", "audio=none"]}
     assert f"- {base}: audio=fragment:2:1, audio=fragment:2:2, audio=none" in report.stdout
 
 

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from lm_eval_audio.analysis import stats
 from lm_eval_audio.analysis.run_results import (
     ResultsError,
-    apart_from_conditions,
     Run,
+    apart_from_conditions,
     choose_metric,
     find,
     first_filter,
@@ -191,8 +191,7 @@ def markdown(report: dict) -> str:
     if report["conditions"]:
         lines += ["", "Runs under ablated audio, kept out of the tables above (`diagnose` reads them; its "
                   "diagnose_<date>.md has their scores):"]
-        lines += [f"- {name}: " + ", ".join(f"audio={c}" if ":" in c or c in ("none", "silence", "noise") else c
-                                           for c in found) for name, found in report["conditions"].items()]
+        lines += [f"- {name}: " + ", ".join(found) for name, found in report["conditions"].items()]
     if report["notes"]:
         lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
     return "\n".join(lines).lstrip() + "\n"

@@ -159,12 +159,12 @@ def find(paths: list[str]) -> list[list[Run]]:
 
 
 def condition_of(run: Run) -> str | None:
-    """The audio condition a run was ablated under (``none``, ``fragment:2:0``; diagnose's text in place of the
-    clips), or None for a run of the model as it is."""
+    """The audio condition a run was ablated under (``audio=none``, ``audio=fragment:2:1``; diagnose's text in place
+    of the clips), or None for a run of the model as it is."""
     condition = run.results.get("lm_eval_audio_condition")
     if condition and condition != "full":
-        return str(condition)
-    return "text instead of audio" if "text-instead-of-audio" in run.path.parts else None
+        return f"audio={condition}"
+    return "the clips' text in place of the clips" if "text-instead-of-audio" in run.path.parts else None
 
 
 def apart_from_conditions(model_runs: list[list[Run]]) -> tuple[list[list[Run]], dict[str, list[str]]]:
@@ -192,10 +192,9 @@ def metrics_to_try(results: dict, task: str, wanted: list[str] | None,
     headline metrics of the task's benchmark (its folder's ``benchmark.py``) and then the generic ones; without the
     judge metrics when the bundled smoke-test judge gave them (unless the user named them), and a note saying so."""
     from lm_eval_audio.benchmarks import registry
-
-    wanted = list(wanted) if wanted else list(registry.headline_metrics(task))
     from lm_eval_audio.judges.smoke_test_judge import judged_by_it
 
+    wanted = list(wanted) if wanted else list(registry.headline_metrics(task))
     if chosen_by_user or not judged_by_it(results, task):
         return wanted, None
     judged = registry.judge_metrics()

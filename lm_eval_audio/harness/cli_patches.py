@@ -136,6 +136,9 @@ def interrupted_message() -> str:
 def on_cli(module) -> None:
     def make(original):
         def cli_evaluate(*args, **kwargs):
+            from lm_eval_audio.storage import run_state
+
+            run_state.new_command()
             try:
                 command = sys.argv[1] if len(sys.argv) > 1 else ""
                 if (command == "run" or command.startswith("--")) and not {"-h", "--help"} & set(sys.argv):

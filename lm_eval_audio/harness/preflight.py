@@ -71,7 +71,7 @@ def preflight(tasks: dict) -> None:
         check_cache(task_judge.for_task(smoke[0][1]))
         state.smoke_test_judge = True
     state.judge_configured = bool(configs) or state.smoke_test_judge
-    if optional_without:
+    if optional_without and state.first_time_in_process(("no judge", tuple(sorted(optional_without)))):
         from lm_eval_audio.benchmarks import registry
 
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")

@@ -70,10 +70,12 @@ TASKS_NOT_FOUND = "Tasks not found: "  # cli_patches: misspelled tasks, as a Val
 NOT_MULTIMODAL = "which require multimodal input"  # cli_patches: an audio task on a text model
 UNKNOWN_MODEL = "but no model for this name found!"  # cli_patches: a misspelled --model (the names follow)
 NO_DOCS = "task.build_requests() did not find any docs!"  # cli_patches: --limit 0
+CUSTOM_KWARGS = "Custom kwargs can be passed to `--metadata`"  # task_patches: quiet for our tasks
 TEXTS: dict[str, list[tuple[str, str, str]]] = {
     "lm_eval.tasks.manager": [
         ("lm_eval.tasks._index", "the TaskNameClash check (task_patches)", LOG_OVERRIDE),
         ("lm_eval.tasks.manager", "the misspelled-task message (cli_patches)", UNKNOWN_SPEC),
+        ("lm_eval.api.task", "the custom-dataset warning quieted for our tasks (task_patches)", CUSTOM_KWARGS),
     ],
     "lm_eval.evaluator": [
         ("lm_eval.evaluator", "the audio-task-on-a-text-model message (cli_patches)", NOT_MULTIMODAL),

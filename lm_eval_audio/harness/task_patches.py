@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 
+from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness import status, targets
 from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.model_wrappers.registry import MODELS
@@ -53,7 +54,22 @@ class _Overrides(logging.Filter):
         return True
 
 
+class _QuietCustomDatasetNote(logging.Filter):
+    """lm-eval warns, for every task built with a ``custom_dataset`` function, once per run and condition, that
+    custom kwargs can go in ``--metadata``: our tasks' loaders are such functions and read ``--metadata`` by design,
+    so for them that is no warning (a dozen lines per run, repeated by each diagnose condition). Left as it is
+    for every other task."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (targets.CUSTOM_KWARGS in message and message.partition(":")[0] in our_task_names())
+
+
 def on_task_manager(module) -> None:
+    task_log = logging.getLogger("lm_eval.api.task")
+    if not any(isinstance(f, _QuietCustomDatasetNote) for f in task_log.filters):
+        task_log.addFilter(_QuietCustomDatasetNote())
+
     def make(original):
         def __init__(self, *args, **kwargs):
             import inspect

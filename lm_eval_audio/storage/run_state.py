@@ -79,6 +79,15 @@ class RunState:
         self.warned.add(key)
         return True
 
+    @staticmethod
+    def first_time_in_process(key) -> bool:
+        """True the first time ``key`` is asked about in this process: for a situation that stays the same from one
+        run to the next (``diagnose`` runs each condition as a run of its own), said once."""
+        if key in _said_in_process:
+            return False
+        _said_in_process.add(key)
+        return True
+
     # --- the judge log --------------------------------------------------------------------
     def write_judge_logs(self, folder: str, date_id: str) -> list[str]:
         def write(f, entries):
@@ -120,6 +129,9 @@ class TaskScoring:
     def first_time(self, key) -> bool:
         return self.state.first_time(key)
 
+    def first_time_in_process(self, key) -> bool:
+        return self.state.first_time_in_process(key)
+
     def report_stderr(self, metric: str, value: float | None) -> None:
         """An aggregation's own standard error (None: not defined, lm-eval's "N/A"); lm-eval
         only bootstraps its registered aggregations."""
@@ -134,13 +146,14 @@ class TaskScoring:
             int(doc_id): None if value is None else float(value) for doc_id, value in scores
         }
 
-    def not_a_number(self, metric: str, reason: str) -> float:
-        """The aggregation's NaN, its reason logged and kept for the results (``null`` there, the reason
-        under ``lm_eval_audio_null_reasons``)."""
+    def not_a_number(self, metric: str, reason: str, said: bool = False) -> float:
+        """The aggregation's NaN, its reason logged (unless ``said`` already) and kept for the results (``null``
+        there, the reason under ``lm_eval_audio_null_reasons``)."""
         import logging
 
         self.state.null_reasons.setdefault(self.name, {})[metric] = reason
-        logging.getLogger("lm_eval.audio").warning("%s: %s is NaN: %s", self.name, metric, reason)
+        if not said:
+            logging.getLogger("lm_eval.audio").warning("%s: %s is NaN: %s", self.name, metric, reason)
         return float("nan")
 
     def submit(self, predictions: list[dict]) -> None:
@@ -168,12 +181,19 @@ def _write_per_task(folder: str, by_task: dict, name: str, date_id: str, write) 
     return written
 
 
+_said_in_process: set = set()
 _current = RunState()
 _finished: RunState | None = None
 
 
 def current() -> RunState:
     return _current
+
+
+def new_command() -> None:
+    """A command starts (``lm_eval``, ``lm-eval-audio diagnose``): what was said once in its process is said again.
+    One process runs one command, except in the tests, which run several in one."""
+    _said_in_process.clear()
 
 
 def reset() -> RunState:

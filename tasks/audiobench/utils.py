@@ -10,8 +10,6 @@ long-form recordings rejoined, the spread across templates with ``prompt_mode=sw
 
 from __future__ import annotations
 
-import logging
-
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.tasks.audiobench import data, judges, scoring
@@ -19,8 +17,6 @@ from lm_eval_audio.metrics import meteor as meteor_metric
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.stderr import mean_stderr
 from lm_eval_audio.model_wrappers.failed_requests import is_failed
-
-log = logging.getLogger("lm_eval.audio.audiobench")
 
 
 @loader
@@ -133,8 +129,8 @@ def judge_score(items, task):
     values = _ratings(items, task)
     _report_items(task, "judge_score", items, values)
     if values and all(v is None for _, v in values):
-        log.error("%s: the judge could rate none of the %d responses; judge_score is NaN (see the judge log)",
-                  task.name, len(values))
+        return task.not_a_number("judge_score", f"the judge could rate none of the {len(values)} responses (the "
+                                                "judge log has its replies)")
     task.report_stderr("judge_score", _mean_stderr(values))
     return scoring.combine_mean(values)
 

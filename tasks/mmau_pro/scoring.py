@@ -92,8 +92,8 @@ def _closed_scores(items: list[dict], task) -> list[float] | None:
             encode = embedding_match.load_encoder(name, device, local_only)
         except embedding_match.EmbedderUnavailable as e:
             task.note("unscored_metrics", f"{task.name}/official_acc", str(e))
-            if task.first_time(("embedder", name)):
-                log.error("%s; official_acc and performance_score of MMAU-Pro's closed questions are NaN", e)
+            if task.first_time_in_process(("embedder", name)):  # the same in every run of the process
+                log.warning("%s; official_acc and performance_score of MMAU-Pro's closed questions are NaN", e)
             return None
         present = [i for i in items if not i["audio_missing"]]
         matched = dict(zip((i["doc_id"] for i in present), embedding_match.matched_choices(present, encode)))
@@ -104,7 +104,10 @@ def _closed_scores(items: list[dict], task) -> list[float] | None:
 
 def closed_official_acc(items: list[dict], task, metric: str = "official_acc") -> float:
     scores = _closed_scores(items, task)
-    return float("nan") if scores is None else choice_scoring.accuracy(task, metric, items, scores)
+    if scores is None:
+        return task.not_a_number(metric, "its embedding model cannot be loaded here (lm_eval_audio_data."
+                                         "unscored_metrics says which and how to get it)", said=True)
+    return choice_scoring.accuracy(task, metric, items, scores)
 
 
 def closed_performance(items: list[dict], task) -> float:

@@ -226,8 +226,8 @@ def _pedant_scores(items: list[dict], task) -> list[float] | None:
         except Exception as e:  # not installed, or its classifier cannot be fetched
             why = f"{type(e).__name__}: {e}"
             task.note("unscored_metrics", f"{task.name}/panda_acc", f"{why}; {PEDANT_HOW}")
-            if task.first_time(("pedant", "unavailable")):
-                log.error("VoiceBench SD-QA: PEDANT (qa_metrics) cannot run here (%s): panda_acc and leaderboard_score "
+            if task.first_time_in_process(("pedant", "unavailable")):
+                log.warning("VoiceBench SD-QA: PEDANT (qa_metrics) cannot run here (%s): panda_acc and leaderboard_score "
                           "are NaN; gpt_acc is reported. To score it, %s", why, PEDANT_HOW)
             return None
         return [float(pedant.evaluate([i["reference"].lower()], i["response"].lower(), i["prompt"].lower()))
