@@ -80,6 +80,7 @@ def test_limit_zero_says_it_leaves_no_documents():
     assert "a task has no documents to run with --limit 0: give --limit N with N of 1 or more" in line
 
 
+@pytest.mark.slow  # a fresh lm_eval process, interrupted: about 25 s
 def test_ctrl_c_is_one_line_saying_what_was_kept_and_how_to_resume(tmp_path):
     """SIGINT while an openai-audio model answers: no traceback, exit status 130, one line that says whether the
     answers given so far were kept and how to go on (with --use_cache: the next test)."""

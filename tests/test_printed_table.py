@@ -56,3 +56,4 @@ def test_the_table_says_which_average_airbench_rows_are():
                                    "the paper's Table 3 averages categories, each the mean of its tasks: "
                                    "`lm-eval-audio report` gives those"), table
     assert "AIR-Bench" not in lm_eval.utils.make_table({**results, "results": {"spoken_digits": {"acc,none": 0.5}}})
+

@@ -36,14 +36,20 @@ def strict_results(results: dict, reasons: dict[str, dict[str, str]]) -> dict:
     found: list[tuple] = []
     clean = finite_copy(results, found=found)
     if found:
-        clean[REASONS_KEY] = {".".join(path): _reason(path, reasons) for path in found}
+        members = results.get("group_subtasks") or {}
+        clean[REASONS_KEY] = {".".join(path): _reason(path, reasons, members) for path in found}
     return clean
 
 
-def _reason(path: tuple, reasons: dict[str, dict[str, str]]) -> str:
+def _reason(path: tuple, reasons: dict[str, dict[str, str]], members: dict[str, list[str]]) -> str:
     if len(path) == 3 and path[0] in ("results", "groups"):
         metric = path[2].partition(",")[0]
         if metric.endswith("_stderr"):
             return f"no standard error could be taken of {metric.removesuffix('_stderr')}"
-        return reasons.get(path[1], {}).get(metric, NO_REASON_GIVEN)
+        if metric in reasons.get(path[1], {}):
+            return reasons[path[1]][metric]
+        # a group's number is its members': the first member's reason where one gave it
+        given = [(m, reasons[m][metric]) for m in members.get(path[1], ()) if metric in reasons.get(m, {})]
+        if given:
+            return f"from {given[0][0]}: {given[0][1]}"
     return NO_REASON_GIVEN
