@@ -101,7 +101,7 @@ def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
         log.warning(
             "%s: %d item(s) failed for good (%d of %d request(s): an endpoint error after the retries, or audio that "
             "cannot be decoded) and were answered empty (listed in the results under "
-            "lm_eval_audio_data.failed_requests, counted per task as failed_items in the printed counts table; with --use_cache a "
-            "re-run asks only these again); first: %s",
+            "lm_eval_audio_data.failed_requests, counted per task as failed_items in the printed counts table; with "
+            "--use_cache a re-run asks only these again); first: %s",
             who, items, len(failed), len(answers), failed[0].error,
         )

@@ -85,13 +85,13 @@ def test_one_run_reaches_each_benchmarks_judge(tiny_qwen2_audio, tmp_path):
         assert f"judge of mmau_sample_sound: {HAIKU} at {mmau_judge.base_url}" in proc.stderr
 
 
-def test_a_benchmarks_judge_its_endpoint_does_not_serve_stops_the_run_naming_its_tasks(tiny_qwen2_audio, tmp_path,
-                                                                                       clean_env):
+def test_a_benchmarks_judge_its_endpoint_does_not_serve_stops_the_run_before_the_model_loads(tmp_path, clean_env):
     with ScriptedJudge() as judge:  # serves AIR-Bench's and AudioBench's judges, not MMAU's
-        proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-                        "--tasks", "mmau_sample_sound", "--limit", "2"],
+        # no model at that path: the judge's error comes first, so the model was never loaded
+        proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'no-model-here'}",
+                        "--tasks", "mmau_sample", "--limit", "2"],
                        env_extra={"LM_EVAL_AUDIO_MMAU_JUDGE_BASE_URL": judge.base_url})
     assert proc.returncode == 2, proc.stderr[-3000:]
-    assert "the judge of mmau_sample_sound: the judge endpoint" in proc.stderr
+    assert "the judge of mmau_sample_music, mmau_sample_sound, mmau_sample_speech: the judge endpoint" in proc.stderr
     assert f"does not serve the judge model '{HAIKU}'" in proc.stderr
     assert "LM_EVAL_AUDIO_<BENCHMARK>_JUDGE_MODEL" in proc.stderr and not judge.requests

@@ -119,6 +119,34 @@ def _task_files(include_paths=()) -> dict[str, Path | None]:
     return _index(tuple(str(p) for p in search_path(include_paths)))
 
 
+def task_configs(names: list[str], include_paths=()) -> dict[str, dict]:
+    """Each task that ``names`` (tasks and groups) comes to, with its YAML configuration as written (includes
+    merged, ``!function`` left unresolved): what a check before the tasks are built can read, such as their
+    ``metadata``. Tags and names of no YAML file are left out."""
+    from lm_eval.tasks._yaml_loader import load_yaml
+
+    files, found = _task_files(include_paths), {}
+
+    def visit(name: str, seen: frozenset) -> None:
+        path = files.get(name)
+        if path is None or name in seen or name in found:
+            return
+        config = load_yaml(path, resolve_func=False)
+        members = config.get("task") if "group" in config else None
+        if not isinstance(members, list):
+            found[name] = config
+            return
+        for member in members:
+            if isinstance(member, str):
+                visit(member, seen | {name})
+            elif isinstance(member, dict) and isinstance(member.get("task"), str):
+                found.setdefault(member["task"], member)  # a task written inside its group's YAML
+
+    for name in names:
+        visit(name, frozenset())
+    return found
+
+
 def our_task_names() -> frozenset:
     """The task, group and tag names our own folder defines (the same index the benchmark look-ups read)."""
     return frozenset(_task_files())

@@ -88,10 +88,10 @@ def user_error_message(e: BaseException) -> str | None:
 
 
 def check_data_first() -> None:
-    """The benchmark data a run names are there, and its ``--metadata`` holds no credential, checked before
-    lm-eval loads the model (it builds the tasks, and reads their data, only after): each benchmark folder's
-    ``check_data`` gets the run's tasks of its own, so an unset or empty data folder is reported at once, not
-    after the model has loaded."""
+    """The benchmark data a run names are there, its ``--metadata`` holds no credential, and its tasks' judges
+    answer, checked before lm-eval loads the model (it builds the tasks, and reads their data, only after): each
+    benchmark folder's ``check_data`` gets the run's tasks of its own, so an unset or empty data folder is reported
+    at once, not after the model has loaded."""
     import json
 
     from lm_eval_audio.benchmarks import registry
@@ -112,6 +112,10 @@ def check_data_first() -> None:
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
+    if ours and not {"--predict_only", "-x"} & set(sys.argv):  # predictions only: no judge is asked
+        from lm_eval_audio.harness.preflight import check_judges_first
+
+        check_judges_first([n for names in ours.values() for n in names], metadata, _argv_value("--include_path") or ())
 
 
 def _runs_ours() -> bool:

@@ -50,11 +50,7 @@ def preflight(tasks: dict) -> None:
                 "`lm-eval-audio judge SAMPLES.jsonl`"
             )
         optional_without.append(name)
-    for config, names in configs.items():  # each benchmark's judge, when they differ
-        try:
-            check_endpoint(config)
-        except judge_config.JudgeConfigError as e:
-            raise judge_config.JudgeConfigError(f"the judge of {', '.join(sorted(names))}: {e}") from None
+    for config, names in check_each(configs).items():  # each benchmark's judge, when they differ
         public = config.public()
         log.info("judge of %s: %s at %s (key from %s)", ", ".join(sorted(names)), config.model, public["base_url"],
                  config.api_key_env)
@@ -80,3 +76,31 @@ def preflight(tasks: dict) -> None:
             "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only%s; to add them, %s",
             len(optional_without), shown, f" ({what})" if what else "", judge_config.HOW_TO_CONFIGURE,
         )
+
+
+def check_each(configs: dict) -> dict:
+    """Each judge (``{config: the tasks it judges}``) answers and serves its model; an error names its tasks."""
+    for config, names in configs.items():
+        try:
+            check_endpoint(config)
+        except judge_config.JudgeConfigError as e:
+            raise judge_config.JudgeConfigError(f"the judge of {', '.join(sorted(names))}: {e}") from None
+    return configs
+
+
+def check_judges_first(tasks: list[str], metadata: dict, include_path) -> None:
+    """Before lm-eval loads the model (it builds the tasks only after): the judge each named task of ours will
+    use, read from its YAML's metadata and ``--metadata`` as the built task will read them, is checked, so a
+    judge that does not answer or serve its model stops the run at once. Tasks without a configured judge are
+    :func:`preflight`'s, once they are built."""
+    from lm_eval_audio.benchmarks import registry
+
+    configs: dict = {}
+    for name, config in registry.task_configs(tasks, include_path).items():
+        merged = {**(config.get("metadata") or {}), **metadata}
+        if not merged.get("judge"):
+            continue
+        judge = judge_config.resolve(merged, task_judge.benchmark_key(name))
+        if judge is not None:
+            configs.setdefault(judge, []).append(name)
+    check_each(configs)

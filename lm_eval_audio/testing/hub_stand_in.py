@@ -118,9 +118,9 @@ class StandInHub:
         if entry is not None:
             entry["status"] = status
         if not head and body:
-            handler.wfile.write(body)
-            if entry is not None:
+            if entry is not None:  # noted before the write: the client may read it all and look before we return
                 entry["sent"] = len(body)
+            handler.wfile.write(body)
 
     def _error(self, handler, status: int, code: str, message: str, head: bool, entry: dict) -> None:
         body = json.dumps({"error": message}).encode()
@@ -203,9 +203,9 @@ class StandInHub:
         handler.end_headers()
         entry["status"] = status
         n = max(0, (cut if cut is not None else stall) - start)
+        entry["sent"] = min(n, len(body))  # noted first, as in _reply
         handler.wfile.write(body[:n])
         handler.wfile.flush()
-        entry["sent"] = min(n, len(body))
         if stall is not None:
             time.sleep(3600)  # until the client is killed (the thread is a daemon)
         handler.close_connection = True
