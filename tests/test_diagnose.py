@@ -160,6 +160,10 @@ def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
         "mmau_sample": ("official_acc", "12"), "mmar_sample": ("official_acc", "14"),
         "mmau_pro_sample_closed": ("pattern_acc", "8")}
     assert "diagnose: no judge endpoint configured, so no judge is asked" in first.stderr
+    # expected situations said once, none as an ERROR, though each of the four conditions is a run of its own
+    assert " ERROR " not in first.stderr and "Custom kwargs can be passed" not in first.stderr
+    assert first.stderr.count("needs the embedding model nvidia/NV-Embed-v2") == 1
+    assert first.stderr.count("no LLM judge configured") == 1
     out = tmp_path / "diagnose"  # a folder of its own, apart from lm_eval's results/
     assert not (tmp_path / "results").exists()
     base = "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
