@@ -258,10 +258,10 @@ class CascadeLM(LM):
         return encode_chat_context(chat_history, add_generation_prompt)
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-        return self._through_llm("generate_until", requests, "", disable_tqdm)
+        return self._through_llm("generate_until", requests, disable_tqdm)
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
-        return self._through_llm("loglikelihood", requests, (float("-inf"), False), disable_tqdm)
+        return self._through_llm("loglikelihood", requests, disable_tqdm)
 
     def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
         for i, request in enumerate(requests):
@@ -272,7 +272,7 @@ class CascadeLM(LM):
 
     # --- the work ---------------------------------------------------------------------
 
-    def _through_llm(self, kind: str, requests, unanswered, disable_tqdm: bool):
+    def _through_llm(self, kind: str, requests, disable_tqdm: bool):
         parts = [split_request(i, r.args, WHO, condition=self.audio_condition) for i, r in enumerate(requests)]
         digests = {id(ref): content_digest(ref) for p in parts if p.unavailable is None for ref in p.refs}
         clips = {digests[id(ref)]: ref for p in parts if p.unavailable is None for ref in p.refs}
@@ -287,6 +287,7 @@ class CascadeLM(LM):
         for request, p in zip(requests, parts):
             if p.unavailable is not None:
                 unavailable.append(p.unavailable)
+                failed[p.index] = failed_requests.not_run(p.unavailable, kind)
                 continue  # the loader marked the clip missing: answered without the LLM, as hf-audio does
             errors = [undecodable[digests[id(ref)]] for ref in p.refs if digests[id(ref)] in undecodable]
             if errors:  # this clip only: counted and named, the run goes on
@@ -311,7 +312,7 @@ class CascadeLM(LM):
             answers = getattr(self.llm, kind)(inner, disable_tqdm) if inner else []
         finally:
             self.llm.cache_hook = CacheHook(None)
-        out = [failed.get(i, unanswered) for i in range(len(requests))]
+        out = [failed.get(i) for i in range(len(requests))]
         for index, answer in zip(owners, answers):
             out[index] = answer
         failed_requests.summarize(WHO, out, unavailable)

@@ -7,7 +7,9 @@ with a :class:`FailedResponse` (an empty string to lm-eval's filters and metrics
 notes it, so the results JSON lists it under
 ``lm_eval_audio_data.failed_requests`` (and counts them per task under
 ``failed_request_counts``) and the log says how many. Its item is scored as the task scores
-an empty answer (usually wrong). A call in which no request was answered stops the run
+an empty answer; a multiple-choice item is scored wrong in every metric, whichever position its right answer
+holds (``harness.failed_scoring``). A request whose clip the loader marked unavailable gets the same answer,
+marked ``not_run`` (not counted here: the loader counted it). A call in which no request was answered stops the run
 (:class:`EveryRequestFailed`; answers from ``--use_cache`` count as answered): a broken
 endpoint, or clips none of which decode (say MP3 with no ffmpeg), would otherwise be a run of
 empty answers scored 0. The startup hook keeps
@@ -25,27 +27,29 @@ log = logging.getLogger("lm_eval.audio")
 
 
 class FailedResponse(str):
-    """The empty answer given for a request that failed for good; ``error`` says why."""
+    """The empty answer given for a request that failed for good; ``error`` says why, ``not_run`` that its clip
+    was marked unavailable by the loader (so the model was never asked)."""
 
-    def __new__(cls, error: str):
+    def __new__(cls, error: str, not_run: bool = False):
         obj = super().__new__(cls, "")
-        obj.error = error
+        obj.error, obj.not_run = error, not_run
         return obj
 
     def __reduce__(self):  # pickled by --use_cache's SqliteDict before the hook removes it
-        return (FailedResponse, (self.error,))
+        return (FailedResponse, (self.error, self.not_run))
 
 
 class FailedScore(tuple):
-    """The log-likelihood ``(-inf, False)`` given for a request that failed for good."""
+    """The log-likelihood ``(-inf, False)`` given for a request that failed for good (``error``, ``not_run`` as
+    :class:`FailedResponse`'s)."""
 
-    def __new__(cls, error: str):
+    def __new__(cls, error: str, not_run: bool = False):
         obj = super().__new__(cls, (float("-inf"), False))
-        obj.error = error
+        obj.error, obj.not_run = error, not_run
         return obj
 
     def __reduce__(self):
-        return (FailedScore, (self.error,))
+        return (FailedScore, (self.error, self.not_run))
 
 
 class EveryRequestFailed(ValueError):
@@ -67,7 +71,19 @@ def failed_documents(results: dict) -> dict[str, set[str]]:
 
 
 def is_failed(answer) -> bool:
+    """An answer the model did not give: its request failed for good, or its clip was unavailable."""
     return isinstance(answer, (FailedResponse, FailedScore))
+
+
+def counted_failure(answer) -> bool:
+    """A failure :func:`record` counted (not a clip the loader had already marked unavailable)."""
+    return is_failed(answer) and not answer.not_run
+
+
+def not_run(reason: str, kind: str):
+    """The answer for a request whose clip the loader marked unavailable (``reason``): the model is not asked, the
+    loader has counted it, and the task scores it as a failed item (wrong)."""
+    return FailedResponse(reason, not_run=True) if kind == "generate_until" else FailedScore(reason, not_run=True)
 
 
 def record(who: str, request, error: str, kind: str = "generate_until"):
@@ -91,7 +107,7 @@ def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
     if unavailable:
         log.warning("%s: %d request(s) have clips the loader marked unavailable; not run (answered empty, "
                     "log-likelihood -inf); first: %s", who, len(unavailable), sorted(unavailable)[0])
-    failed = [a for a in answers if is_failed(a)]
+    failed = [a for a in answers if counted_failure(a)]
     if failed and len(failed) + len(unavailable) == max(len(answers), run_state.current().requests_in_call or 0):
         raise EveryRequestFailed(
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"

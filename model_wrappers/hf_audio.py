@@ -372,9 +372,9 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         self._report_audio_handling(outs)
         return outs
 
-    def _without_unavailable(self, batch: list[RequestParts], run, empty, kind: str) -> list:
+    def _without_unavailable(self, batch: list[RequestParts], run, kind: str) -> list:
         """Run the model on the rows whose audio exists and decodes; rows the loader marked
-        unavailable get ``empty``, rows whose clip cannot be decoded a counted failure."""
+        unavailable get a ``not_run`` failure, rows whose clip cannot be decoded a counted failure."""
         keep = [item for item in batch if item.unavailable is None]
         self._not_run.update((item.index, item.unavailable) for item in batch if item.unavailable is not None)
         failed = {}
@@ -385,11 +385,11 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
             except ClipFailed as e:  # rare: run the batch again without that row
                 failed[e.index] = failed_requests.record("hf-audio", self._requests[e.index], str(e.error), kind)
                 keep = [item for item in keep if item.index != e.index]
-        return [empty if item.unavailable is not None else failed[item.index] if item.index in failed else next(results)
-                for item in batch]
+        return [failed_requests.not_run(item.unavailable, kind) if item.unavailable is not None
+                else failed[item.index] if item.index in failed else next(results) for item in batch]
 
     def _generate_batch(self, batch: list[RequestParts]) -> list[str]:
-        return self._without_unavailable(batch, self._generate_rows, "", "generate_until")
+        return self._without_unavailable(batch, self._generate_rows, "generate_until")
 
     def _generate_rows(self, batch: list[RequestParts]) -> list[str]:
         import torch

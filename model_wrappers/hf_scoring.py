@@ -73,7 +73,7 @@ class LoglikelihoodMixin:
         return outs
 
     def _loglikelihood_batch(self, batch: list[RequestParts]) -> list[tuple[float, bool]]:
-        return self._without_unavailable(batch, self._loglikelihood_rows, (float("-inf"), False), "loglikelihood")
+        return self._without_unavailable(batch, self._loglikelihood_rows, "loglikelihood")
 
     def _loglikelihood_rows(self, batch: list[RequestParts]) -> list[tuple[float, bool]]:
         """Score continuations. Plain-text rows are tokenized as lm-eval's ``hf`` model does and scored in

@@ -268,7 +268,7 @@ class OpenAIAudioLM(LM):
             try:
                 if parts.unavailable is not None:
                     stats["unavailable"].append(parts.unavailable)
-                    return ""  # the loader marked the clip missing; the task scores and counts the item
+                    return failed_requests.not_run(parts.unavailable, "generate_until")  # the loader counted it
                 async with gate:
                     if breaker.tripped:
                         return failed_requests.record(WHO, request, breaker.why())
@@ -304,5 +304,5 @@ class OpenAIAudioLM(LM):
                 await client.close()
         self._last_stats = stats
         log.info("%s: %d requests, %d calls, %d retries, %d failed", WHO, len(requests), stats["calls"],
-                 stats["retries"], sum(map(failed_requests.is_failed, answers)))
+                 stats["retries"], sum(map(failed_requests.counted_failure, answers)))
         return list(answers)

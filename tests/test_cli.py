@@ -138,7 +138,7 @@ def test_readme_one_file_example_task(tiny_qwen2_audio, tmp_path):
     assert lines[0]["arguments"]["gen_args_0"]["arg_2"]["audio"] == ["examples/spoken_qa/audio/clip_00.wav"]
     assert list(res["lm_eval_audio_data"]["failed_requests"]) == ["spoken_qa/doc 3"]
     assert "|Task|failed_items|\n|---|---:|\n|spoken_qa|1|\n" in proc.stdout, proc.stdout
-    assert "failed_items: 1 item(s) in spoken_qa whose request failed for good were answered empty" in proc.stdout
+    assert "failed_items: 1 item(s) in spoken_qa whose request failed for good were scored wrong" in proc.stdout
 
 
 @pytest.mark.slow

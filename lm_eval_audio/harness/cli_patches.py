@@ -235,8 +235,9 @@ def counts_table(counts: dict[str, dict[str, int]]) -> str:
     if failed:
         lines.append(
             f"failed_items: {sum(failed.values())} item(s) in {', '.join(failed)} whose request failed for good were "
-            "answered empty and scored as the task scores an empty answer (the reasons: lm_eval_audio_data."
-            "failed_requests in the results; a re-run with --use_cache asks only these again)"
+            "scored wrong (multiple choice: no right choice counts as picked, in every metric; generation: the "
+            "empty answer, which the task's metric scores) and stay in the denominator (the reasons: "
+            "lm_eval_audio_data.failed_requests in the results; a re-run with --use_cache asks only these again)"
         )
     return "\n".join(lines) + "\n"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from lm_eval_audio.harness.failed_scoring import failed_items_scored_wrong
 from lm_eval_audio.harness.task_building import fill_stderrs
 from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
@@ -41,7 +42,11 @@ def on_evaluator(module) -> None:
                 run_state.current().results_naming = (getattr(lm, "results_name", None),
                                                       getattr(lm, "audio_condition", None))
             try:
-                results = original(lm, task_dict, *args, **kwargs)
+                if is_ours(lm):  # a failed document scored wrong, never right by lm-eval's argmax over -inf
+                    with failed_items_scored_wrong(tasks):
+                        results = original(lm, task_dict, *args, **kwargs)
+                else:
+                    results = original(lm, task_dict, *args, **kwargs)
             finally:
                 state = run_state.finish()
             if isinstance(results, dict):  # rank 0: what the judges did and what the data lacked

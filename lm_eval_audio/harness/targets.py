@@ -45,6 +45,10 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("ConfigurableTask.build_all_requests", ("limit", "samples", "rank", "world_size")),
         ("ConfigurableTask.doc_iterator", ("rank", "limit", "world_size", "samples")),
         ("ConfigurableTask.doc_to_audio", ("doc",)),
+        # harness/failed_scoring.py: a failed multiple-choice document's right choices, read as lm-eval reads them
+        ("ConfigurableTask.process_results", ("doc", "results")), ("ConfigurableTask.OUTPUT_TYPE", ()),
+        ("ConfigurableTask.doc_to_choice", ("doc",)), ("ConfigurableTask.doc_to_target", ("doc",)),
+        ("ConfigurableTask.doc_to_text", ("doc",)),
     ],
     "lm_eval.evaluator": [
         ("evaluate", ("lm", "task_dict")),
@@ -72,6 +76,12 @@ UNKNOWN_MODEL = "but no model for this name found!"  # cli_patches: a misspelled
 NO_DOCS = "task.build_requests() did not find any docs!"  # cli_patches: --limit 0
 CUSTOM_KWARGS = "Custom kwargs can be passed to `--metadata`"  # task_patches: quiet for our tasks
 TEXTS: dict[str, list[tuple[str, str, str]]] = {
+    "lm_eval.tasks._factory": [
+        ("lm_eval.api.task", "the right choices of a failed document (failed_scoring)",
+         "gold = self.doc_to_text(doc)"),
+        ("lm_eval.api.task", "the right choices of a failed document (failed_scoring)", "self.multiple_input = "),
+        ("lm_eval.api.task", "the choice a failed document is scored by (failed_scoring)", "pred = np.argmax(lls)"),
+    ],
     "lm_eval.tasks.manager": [
         ("lm_eval.tasks._index", "the TaskNameClash check (task_patches)", LOG_OVERRIDE),
         ("lm_eval.tasks.manager", "the misspelled-task message (cli_patches)", UNKNOWN_SPEC),

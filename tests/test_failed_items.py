@@ -1,0 +1,88 @@
+"""A failed item is never scored right: a multiple-choice document whose clip cannot be decoded is wrong in every
+metric, wherever its right answer stands, and the printed count line says how it was scored."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import warnings
+
+import numpy as np
+import pytest
+from conftest import REPO, results_json, run_cli
+
+from lm_eval_audio.harness.failed_scoring import wrong_choice_scores
+from lm_eval_audio.model_wrappers.failed_requests import FailedScore
+
+
+def test_the_readme_multiple_choice_example_scores_a_failed_item_wrong_at_any_position(tiny_qwen2_audio, tmp_path):
+    folder = tmp_path / "examples" / "spoken_qa"
+    shutil.copytree(REPO / "examples" / "spoken_qa", folder)
+    (folder / "audio" / "clip_03.wav").write_bytes(b"RIFF" + bytes(range(256)) * 8)  # corrupt: cannot be decoded
+    rows = [json.loads(line) for line in (folder / "spoken_qa_mc.jsonl").read_text().splitlines()]
+    corrupt = rows[3]
+    # The failed clip three more times, its right answer first, second and last.
+    for gold in (0, 1, 3):
+        choices = ["coffee", "milk", "juice"]
+        choices.insert(gold, "tea")
+        rows.append({**corrupt, "choices": choices, "label": gold})
+    (folder / "spoken_qa_mc.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
+                        "--tasks", "spoken_qa_mc", "--include_path", "examples/spoken_qa", "--batch_size", "4",
+                        "--output_path", "out", "--log_samples"], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)], [str(w.message) for w in caught]
+    assert "invalid value encountered" not in proc.stderr
+    samples = [json.loads(x) for x in next((tmp_path / "out").rglob("samples_spoken_qa_mc_*.jsonl")).read_text()
+               .splitlines()]
+    by_doc = {s["doc_id"]: s for s in samples}
+    for doc_id in (3, 6, 7, 8):  # the corrupt clip, its right answer at positions 0, 0, 1 and 3
+        assert by_doc[doc_id]["acc"] == 0.0 and by_doc[doc_id]["acc_norm"] == 0.0, by_doc[doc_id]
+    res = results_json(tmp_path / "out")
+    answered = [by_doc[d]["acc"] for d in (0, 1, 2, 4, 5)]
+    assert res["results"]["spoken_qa_mc"]["acc,none"] == pytest.approx(sum(answered) / 9)
+    assert sorted(res["lm_eval_audio_data"]["failed_requests"]) == [f"spoken_qa_mc/doc {d}" for d in (3, 6, 7, 8)]
+    assert "|spoken_qa_mc|4|" in proc.stdout, proc.stdout
+    assert "failed_items: 4 item(s) in spoken_qa_mc whose request failed for good were scored wrong" in proc.stdout
+
+
+class _Task:
+    """What ``wrong_choice_scores`` reads of a task, as lm-eval's ``ConfigurableTask`` has it."""
+
+    OUTPUT_TYPE = "multiple_choice"
+
+    def __init__(self, choices, target, multiple_input=0):
+        self.choices, self.target, self.multiple_input = choices, target, multiple_input
+
+    def doc_to_choice(self, doc):
+        return self.choices
+
+    def doc_to_target(self, doc):
+        return self.target
+
+    def doc_to_text(self, doc):
+        return self.target
+
+
+@pytest.mark.parametrize("target", [0, 2, "c", [1, 3]])
+def test_every_reading_of_the_scores_lands_on_a_wrong_choice(target):
+    choices = ["a", "bb", "c", "dddd"]
+    failed = [FailedScore("clip cannot be decoded")] * len(choices)
+    scores = wrong_choice_scores(_Task(choices, target), {}, failed)
+    right = {choices.index(t) if isinstance(t, str) else t for t in (target if isinstance(target, list) else [target])}
+    lls = np.array([ll for ll, _ in scores])
+    with np.errstate(all="raise"):  # no -inf minus -inf on the way
+        for normalized in (lls, lls / np.array([len(c) for c in choices]),
+                           lls - np.logaddexp.reduce(lls)):
+            assert int(np.argmax(normalized)) not in right
+    assert not any(greedy for _, greedy in scores)
+
+
+def test_acc_mutual_info_halves_and_all_right_choices():
+    task = _Task(["x", "y"], 1)
+    scores = wrong_choice_scores(task, {}, [FailedScore("e")] * 4)  # conditional and unconditional halves
+    assert [ll for ll, _ in scores][2:] == [0.0, 0.0] and np.argmax([ll for ll, _ in scores][:2]) == 0
+    everything_right = wrong_choice_scores(_Task(["x"], [0]), {}, [FailedScore("e")])
+    assert np.isfinite(everything_right[0][0])  # no -inf alone, which would make the softmax NaN
