@@ -158,6 +158,19 @@ class CascadeSettings:
 class CascadeLM(LM):
     MULTIMODAL = True
 
+    @classmethod
+    def check_before_loading(cls, given: dict, device: str | None) -> None:
+        """The seam's checks before lm-eval builds the model: the arguments ``given``, and a transformers LLM's
+        device and checkpoint."""
+        from lm_eval_audio.model_wrappers import checkpoints, devices
+
+        settings = model_args.read_before_loading(CascadeSettings, cls.__init__, given)
+        if settings.llm != "transformers":
+            return
+        devices.check(WHO, settings.device or device)
+        if settings.llm_model not in (None, bundled_models.SMOLLM2):
+            checkpoints.config_json(WHO, str(settings.llm_model), None, settings.gguf_file, argument="llm_model")
+
     def __init__(
         self,
         asr: str = "faster-whisper",

@@ -19,7 +19,6 @@ import dataclasses
 import json
 import logging
 import os
-import sys
 from collections import OrderedDict
 
 from lm_eval.api.model import LM, CacheHook
@@ -27,12 +26,12 @@ from lm_eval.api.model import LM, CacheHook
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import as_bool, one_of, received, refuse_unknown
-from lm_eval_audio.model_wrappers import failed_requests, families, family_adapters
+from lm_eval_audio.endpoints.model_args import as_bool, one_of, read_before_loading, received, refuse_unknown
+from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
-from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, config_dict, load_model
+from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, load_model
 from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, cut_at_stops, generation_settings, split_request
@@ -115,6 +114,26 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
 
     MULTIMODAL = True
 
+    @staticmethod
+    def checked_config(pretrained: str, revision: str | None, gguf_file: str | None, family: str | None) -> dict:
+        """The checkpoint found (a local folder, or a Hub id cached or reachable) and its config.json read, before a
+        weight or the processor loads: a refused family, or one without its package, may not even load one
+        (Voxtral without mistral_common)."""
+        config = checkpoints.config_json(WHO, pretrained, revision, gguf_file)
+        families.refuse_known(pretrained, config, family)
+        family_adapters.check_packages(pretrained, config)
+        return config
+
+    @classmethod
+    def check_before_loading(cls, model_args: dict, device: str | None) -> None:
+        """What the command line names, checked before lm-eval builds the model (the seam's checks): the device the
+        user named, the checkpoint and its family. The arguments themselves are checked when the model is built
+        (:class:`HFAudioSettings`)."""
+        settings = read_before_loading(HFAudioSettings, cls.__init__, {"pretrained": None, **model_args})
+        devices.check(WHO, settings.device or device)
+        if settings.pretrained:
+            cls.checked_config(str(settings.pretrained), settings.revision, settings.gguf_file, settings.family)
+
     def __init__(
         self,
         pretrained: str,
@@ -156,23 +175,18 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
             self._rank = self.accelerator.process_index
             self._world_size = self.accelerator.num_processes
             device = str(self.accelerator.device)
-        if device is None or (str(device).startswith("cuda") and not torch.cuda.is_available()):
+        if device is None or (device == devices.LM_EVAL_DEFAULT and not torch.cuda.is_available()):
+            # lm-eval's CLI passes cuda:0 when --device is not given, GPU or not: nothing was asked for (the seam
+            # refuses a --device cuda:0 the user named on a machine without CUDA before the model loads).
             if device is not None:
-                # lm-eval's CLI passes device cuda:0 when --device is not given, GPU or not: said at INFO then, as
-                # nothing was asked for; a device the user named is a WARNING.
-                named = any(a == "--device" or a.startswith("--device=") for a in sys.argv) or device != "cuda:0"
-                log.log(logging.WARNING if named else logging.INFO,
-                        "hf-audio: %s", f"device {device} requested but CUDA is not available; using cpu" if named
-                        else "no CUDA device: running on cpu")
+                log.info("hf-audio: no CUDA device: running on cpu")
             device = "cuda" if torch.cuda.is_available() else "cpu"
+        else:
+            devices.check(WHO, device)  # named in --model_args, or by a caller of lm-eval's Python API
 
         self.pretrained = pretrained = settings.pretrained
         gguf = {"gguf_file": settings.gguf_file} if settings.gguf_file else {}
-        config = config_dict(pretrained, settings.revision, gguf)
-        # Before the processor: a refused family, or one without its package, may not even load one (Voxtral
-        # without mistral_common).
-        families.refuse_known(pretrained, config, settings.family)
-        family_adapters.check_packages(pretrained, config)
+        config = self.checked_config(pretrained, settings.revision, settings.gguf_file, settings.family)
         self.processor = AutoProcessor.from_pretrained(
             pretrained, trust_remote_code=settings.trust_remote_code, revision=settings.revision, **gguf
         )

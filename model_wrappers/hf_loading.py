@@ -1,4 +1,4 @@
-"""hf-audio's loading: the checkpoint's config, the auto class that loads it, and how much of a clip its
+"""hf-audio's loading: the auto class that loads a checkpoint, and how much of a clip its
 feature extractor keeps."""
 
 from __future__ import annotations
@@ -28,17 +28,6 @@ def audio_window_seconds(feature_extractor, sampling_rate: int) -> float | None:
             and truncation.default is True:
         return max_length.default / sampling_rate
     return None
-
-
-def config_dict(pretrained: str, revision: str | None, gguf: dict) -> dict | None:
-    """The checkpoint's config.json (or GGUF metadata) as a dict; None where there is none, which
-    :mod:`families` turns into a clear error or transformers' own when the model loads."""
-    from transformers import PretrainedConfig
-
-    try:
-        return PretrainedConfig.get_config_dict(pretrained, revision=revision, **gguf)[0]
-    except (OSError, ValueError):
-        return None
 
 
 def load_model(pretrained: str, **kwargs):

@@ -76,13 +76,11 @@ def test_the_cli_checks_a_found_benchmarks_data_before_the_model_loads(tmp_path,
     from lm_eval_audio.harness import cli_patches as patches
 
     _toy_benchmark(tmp_path / "mine")
-    monkeypatch.setattr("sys.argv", ["lm_eval", "--model", "hf-audio", "--tasks", "toybench_task",
-                                     "--include_path", str(tmp_path / "mine")])
+    mine = str(tmp_path / "mine")
     with pytest.raises(ValueError, match="toybench: toybench_task need toy_data_dir"):
-        patches.check_data_first()
-    monkeypatch.setattr("sys.argv", ["lm_eval", "--tasks", "toybench_task", "--include_path", str(tmp_path / "mine"),
-                                     "--metadata", '{"toy_data_dir": "/data"}'])
-    patches.check_data_first()  # set: nothing raised
+        patches.check_data_first(patches.RunCommand(model="hf-audio", tasks=("toybench_task",), include_path=mine))
+    patches.check_data_first(patches.RunCommand(tasks=("toybench_task",), include_path=mine,
+                                                metadata={"toy_data_dir": "/data"}))  # set: nothing raised
 
 
 def test_a_declaration_that_is_not_a_benchmark_names_its_file(tmp_path):

@@ -111,8 +111,7 @@ def test_ctrl_c_is_one_line_saying_what_was_kept_and_how_to_resume(tmp_path):
 
 
 def test_ctrl_c_with_use_cache_says_where_the_answers_are_and_that_the_same_command_resumes(monkeypatch):
-    from lm_eval_audio.harness.cli_patches import interrupted_message
+    from lm_eval_audio.harness.cli_patches import RunCommand, interrupted_message
 
-    monkeypatch.setattr("sys.argv", ["lm_eval", "--model", "hf-audio", "--use_cache", "runs/requests"])
-    assert interrupted_message().startswith("the model's answers so far are kept in runs/requests_rank*.db: the same "
+    assert interrupted_message(RunCommand(model="hf-audio", use_cache="runs/requests")).startswith("the model's answers so far are kept in runs/requests_rank*.db: the same "
                                             "command resumes from them, asking only what was not answered")

@@ -130,3 +130,14 @@ def refuse_unknown(who: str, given: dict, init, ignored=()) -> None:
         guesses = [f"{name} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, accepted, 1, 0.6))
                    else name for name in unknown]
         raise ModelArgsError(f"{who}: unknown model_args {', '.join(guesses)}. Accepted: {', '.join(accepted)}")
+
+
+def read_before_loading(settings_class, init, model_args: dict):
+    """The settings ``model_args`` give, read as the wrapper's ``__init__`` will read them (its defaults for what is
+    not given), before lm-eval builds the model: a misspelled name, a credential or a bad value is said before a
+    checkpoint is looked for."""
+    import inspect
+
+    defaults = {name: p.default for name, p in inspect.signature(init).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    return settings_class.read({**defaults, **model_args}, init)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import sys
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.endpoints.model_args import refuse_secrets
@@ -15,7 +17,7 @@ from lm_eval_audio.model_wrappers.registry import MODELS
 from lm_eval_audio.harness.wrapping import wrap
 
 
-# --- lm_eval.__main__ -------------------------------------------------------------------
+# --- lm_eval._cli.run and lm_eval.config.evaluate_config -----------------------------------
 
 
 def _raised_by_plugin(e: BaseException) -> bool:
@@ -30,22 +32,76 @@ def _raised_by_plugin(e: BaseException) -> bool:
             and str(tb.tb_frame.f_globals.get("__name__", "")).startswith("lm_eval_audio"))
 
 
-def _argv_value(flag: str) -> str | None:
-    argv = sys.argv
-    for i, arg in enumerate(argv):
-        if arg == flag and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith(flag + "="):
-            return arg.split("=", 1)[1]
-    return None
+@dataclass(frozen=True)
+class RunCommand:
+    """What ``lm_eval run`` was given, as lm-eval parsed it: read off its ``EvaluatorConfig`` (``--config`` FILE
+    merged, ``-t``/``--tasks a b``/``a,b``, ``--metadata`` as JSON or ``key=value`` words, ``-M``), or, before that
+    is built, off argparse's namespace (the same field names). Every way of starting a run (the ``lm_eval``
+    script, ``python -m lm_eval``, ``accelerate launch -m lm_eval``, ``torchrun -m lm_eval``, ``lm-eval-audio``)
+    reaches lm-eval's ``Run._execute``, so every one gets the same checks."""
+
+    model: str | None = None
+    tasks: tuple[str, ...] = ()
+    model_args: dict = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)  # --metadata alone; the tasks get model_args | metadata
+    include_path: str | None = None
+    limit: float | None = None
+    use_cache: str | None = None
+    predict_only: bool = False
+    device: str | None = None  # only where the user named one (lm-eval's own default is cuda:0)
+
+    @classmethod
+    def of(cls, parsed, device_named: bool = True) -> "RunCommand":
+        tasks = getattr(parsed, "tasks", None) or ()
+        names = tasks.split(",") if isinstance(tasks, str) else [
+            part for task in tasks if isinstance(task, str) for part in task.split(",")]
+        model_args = _as_dict(getattr(parsed, "model_args", None))
+        merged = _as_dict(getattr(parsed, "metadata", None))
+        # EvaluatorConfig holds model_args | metadata under metadata: what --metadata alone gave is told apart
+        metadata = {k: v for k, v in merged.items() if k not in model_args or model_args[k] is not v}
+        return cls(model=getattr(parsed, "model", None), tasks=tuple(n.strip() for n in names if n.strip()),
+                   model_args=model_args, metadata=metadata, include_path=getattr(parsed, "include_path", None),
+                   limit=getattr(parsed, "limit", None), use_cache=getattr(parsed, "use_cache", None),
+                   predict_only=bool(getattr(parsed, "predict_only", False)),
+                   device=getattr(parsed, "device", None) if device_named else None)
+
+    @property
+    def task_metadata(self) -> dict:
+        """What each task's configuration gets as its metadata, as lm-eval merges it."""
+        return {**self.model_args, **self.metadata}
+
+    def runs_ours(self) -> bool:
+        from lm_eval_audio.benchmarks import registry
+
+        return self.model in MODELS or bool(registry.by_benchmark(list(self.tasks), self.include_path or ()))
 
 
-def _unknown_tasks_message(specs: list[str]) -> str:
+def _as_dict(value) -> dict:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, str) and value.strip():
+        from lm_eval.utils import simple_parse_args_string
+
+        return simple_parse_args_string(value)
+    return {}
+
+
+# The command under way in this context, set by lm-eval's ``Run._execute`` (wrapped) and completed once lm-eval
+# has parsed its configuration (``EvaluatorConfig.from_cli``, wrapped): one command, its error messages and checks.
+_COMMAND: ContextVar[list] = ContextVar("lm_eval_audio_command")
+
+
+def current_command() -> RunCommand:
+    holder = _COMMAND.get(None)
+    return holder[0] if holder else RunCommand()
+
+
+def _unknown_tasks_message(specs: list[str], include_path: str | None) -> str:
     import difflib
 
     from lm_eval.tasks import TaskManager
 
-    names = TaskManager(include_path=_argv_value("--include_path")).all_tasks
+    names = TaskManager(include_path=include_path).all_tasks
     parts = []
     for spec in specs:
         close = difflib.get_close_matches(spec, names, 5, 0.6)
@@ -62,72 +118,61 @@ def _unknown_model_message(name: str, known: list[str]) -> str:
             f"local-chat-completions: {len(known)} names in all)")
 
 
-def user_error_message(e: BaseException) -> str | None:
+def user_error_message(e: BaseException, command: RunCommand | None = None) -> str | None:
     """One line for an error a user can fix, or None for one that needs its traceback (a bug)."""
+    command = command or current_command()
     if _raised_by_plugin(e):
         return str(e)
     text = str(e)
-    # lm-eval 0.4.13's own messages for the two commonest mistakes, with what to do instead
+    # lm-eval 0.4.13's own messages for the commonest mistakes, with what to do instead
     unknown = re.search(r"Spec '(.+?)' " + re.escape(targets.UNKNOWN_SPEC), text)
     if isinstance(e, KeyError) and unknown:
-        return _unknown_tasks_message([unknown.group(1)])
+        return _unknown_tasks_message([unknown.group(1)], command.include_path)
     if isinstance(e, ValueError) and text.startswith(targets.TASKS_NOT_FOUND):
-        return _unknown_tasks_message(text.removeprefix(targets.TASKS_NOT_FOUND).split(", "))
+        return _unknown_tasks_message(text.removeprefix(targets.TASKS_NOT_FOUND).split(", "), command.include_path)
     model = re.search(r"model '(.+?)', " + re.escape(targets.UNKNOWN_MODEL) + r"[^:]*: (.*)", text)
     if isinstance(e, ValueError) and model:
         return _unknown_model_message(model.group(1), [n.strip() for n in model.group(2).split(",") if n.strip()])
     if isinstance(e, ValueError) and text == targets.NO_DOCS:
-        return (f"a task has no documents to run{' with --limit ' + _argv_value('--limit') if _argv_value('--limit') else ''}"
-                ": give --limit N with N of 1 or more (or a fraction above 0), or leave it out for every document")
+        limit = f" with --limit {command.limit:g}" if command.limit is not None else ""
+        return (f"a task has no documents to run{limit}: give --limit N with N of 1 or more (or a fraction above 0), "
+                "or leave it out for every document")
     multimodal = re.search(r"Attempted to run tasks: (\[.*?\]) " + re.escape(targets.NOT_MULTIMODAL), text)
     if isinstance(e, ValueError) and multimodal:
-        return (f"tasks {multimodal.group(1)} carry audio, and --model {_argv_value('--model') or '?'} reads text only: "
+        return (f"tasks {multimodal.group(1)} carry audio, and --model {command.model or '?'} reads text only: "
                 "use --model hf-audio (a transformers audio LM), cascade (ASR, then a text LLM) or openai-audio "
                 "(an OpenAI-compatible endpoint serving an audio model)")
     return None
 
 
-def check_data_first() -> None:
+def check_data_first(command: RunCommand) -> None:
     """The benchmark data a run names are there, its ``--metadata`` holds no credential, and its tasks' judges
     answer, checked before lm-eval loads the model (it builds the tasks, and reads their data, only after): each
     benchmark folder's ``check_data`` gets the run's tasks of its own, so an unset or empty data folder is reported
     at once, not after the model has loaded."""
-    import json
-
     from lm_eval_audio.benchmarks import registry
 
-    tasks = [t.strip() for t in (_argv_value("--tasks") or "").split(",") if t.strip()]
-    try:
-        metadata = json.loads(_argv_value("--metadata") or "{}")
-    except ValueError:
-        return  # lm-eval reports a malformed --metadata itself
-    if not isinstance(metadata, dict) or not tasks:
+    if not command.tasks:
         return
     # Names of ours only: a misspelled name is lm-eval's "not found", with suggestions.
-    ours = registry.by_benchmark(tasks, _argv_value("--include_path") or ())
-    if ours or _argv_value("--model") in MODELS:
+    ours = registry.by_benchmark(list(command.tasks), command.include_path or ())
+    if ours or command.model in MODELS:
         # --metadata goes into every task's configuration in the results: no credential in it (the judge's key is
         # read from the environment). Checked here too, so the user hears it before the model loads.
-        refuse_secrets("lm-eval-audio", metadata, where="metadata")
+        refuse_secrets("lm-eval-audio", command.metadata, where="metadata")
+    metadata = command.task_metadata
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
-    if ours and not {"--predict_only", "-x"} & set(sys.argv):  # predictions only: no judge is asked
+    if ours and not command.predict_only:  # predictions only: no judge is asked
         from lm_eval_audio.harness.preflight import check_judges_first
 
-        check_judges_first([n for names in ours.values() for n in names], metadata, _argv_value("--include_path") or ())
+        check_judges_first([n for names in ours.values() for n in names], metadata, command.include_path or ())
 
 
-def _runs_ours() -> bool:
-    from lm_eval_audio.benchmarks import registry
-
-    tasks = [t for t in (_argv_value("--tasks") or "").split(",") if t]
-    return _argv_value("--model") in MODELS or bool(registry.by_benchmark(tasks, _argv_value("--include_path") or ()))
-
-
-def interrupted_message() -> str:
+def interrupted_message(command: RunCommand | None = None) -> str:
     """What a run stopped with Ctrl-C kept, and how to go on from there."""
-    cache = _argv_value("--use_cache")
+    cache = (command or current_command()).use_cache
     if cache:
         kept = (f"the model's answers so far are kept in {cache}_rank*.db: the same command resumes from them, "
                 "asking only what was not answered")
@@ -137,19 +182,19 @@ def interrupted_message() -> str:
     return kept + "; the judge's verdicts and the cascade's transcripts are in their caches and are not asked again"
 
 
-def on_cli(module) -> None:
+def on_cli_run(module) -> None:
+    """``lm_eval._cli.run``: the one place every way of starting a run goes through (``Run._execute``)."""
+
     def make(original):
-        def cli_evaluate(*args, **kwargs):
+        def _execute(args):
             from lm_eval_audio.storage import run_state
 
             run_state.new_command()
+            token = _COMMAND.set([RunCommand.of(args, device_named=True)])
             try:
-                command = sys.argv[1] if len(sys.argv) > 1 else ""
-                if (command == "run" or command.startswith("--")) and not {"-h", "--help"} & set(sys.argv):
-                    check_data_first()
-                return original(*args, **kwargs)
+                return original(args)
             except KeyboardInterrupt:
-                if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not _runs_ours():
+                if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not current_command().runs_ours():
                     raise  # lm-eval's own models and tasks: as lm-eval leaves it
                 sys.stderr.write(f"\nlm_eval: interrupted: {interrupted_message()}\n")
                 raise SystemExit(130) from None  # 128 + SIGINT, as a shell reports it
@@ -159,10 +204,45 @@ def on_cli(module) -> None:
                     raise
                 sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
                 raise SystemExit(2) from None
+            finally:
+                _COMMAND.reset(token)
 
-        return cli_evaluate
+        return _execute
 
-    wrap(module, "cli_evaluate", make)
+    wrap(module.Run, "_execute", make)
+
+
+def on_evaluate_config(module) -> None:
+    """``lm_eval.config.evaluate_config``: the checks before the model loads, on the configuration lm-eval parsed."""
+
+    def make(original):
+        def from_cli(namespace):
+            config = original(namespace)
+            holder = _COMMAND.get(None)
+            if holder is not None:  # lm_eval's command line (Run._execute), not a caller of the Python API
+                named = getattr(namespace, "device", None) is not None or config.device != module.EvaluatorConfig().device
+                holder[0] = command = RunCommand.of(config, device_named=named)
+                check_before_the_model_loads(command)
+            return config
+
+        return from_cli
+
+    wrap(module.EvaluatorConfig, "from_cli", make)
+
+
+def check_before_the_model_loads(command: RunCommand) -> None:
+    """Everything a run of ours can be told wrong before a weight loads: the device named, the model, the data, the
+    credentials and the judges."""
+    if not command.runs_ours():
+        return
+    check_data_first(command)
+    if command.model in MODELS:  # the wrapper's own checks: the device named, the checkpoint and its family
+        import importlib
+
+        module, _, name = MODELS[command.model].partition(":")
+        wrapper = getattr(importlib.import_module(module), name)
+        if hasattr(wrapper, "check_before_loading"):
+            wrapper.check_before_loading(command.model_args, command.device)
 
 
 # --- lm_eval.utils -----------------------------------------------------------------------

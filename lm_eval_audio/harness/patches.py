@@ -4,7 +4,7 @@ them), ``request_cache`` (``--use_cache`` for our models), ``run_patches`` (the 
 results) and ``cli_patches`` (the command line and the printed table); :data:`PATCHES` maps each watched
 lm-eval module to its patch.
 
-Seven lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
+Nine lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
 reads no plugin entry points and has no hooks for these); each acts only on the plugin's own models
 (``model_wrappers.registry.is_ours``), tasks (``benchmarks.registry.our_task_names``) and audio references,
 and otherwise calls lm-eval's code with the same arguments:
@@ -20,15 +20,23 @@ and otherwise calls lm-eval's code with the same arguments:
   ``skippable_in_group``);
 * ``CachingLM`` (``lm_eval.api.model``): a subclass in its place, so that ``--use_cache`` keys our models'
   requests by audio content and ``audio=`` condition and keeps failed requests out (``request_cache``);
-* ``evaluate`` (``lm_eval.evaluator``): runs the judge preflight before the model runs, and puts what the run
+* ``evaluate`` (``lm_eval.evaluator``): runs the judge preflight before the model runs, scores a document whose
+  request failed wrong while one of our models runs (``failed_scoring``), and puts what the run
   state holds (judge summaries, data notes, per-document scores, standard errors our aggregations report)
   into the results;
 * ``EvaluationTracker.save_results_aggregated`` (``lm_eval.loggers.evaluation_tracker``): names a ``cascade``
   run's results folder after its recognizer and LLM and an ablated run's after its condition, and writes the
   judge logs and test-set predictions next to lm-eval's results;
-* ``cli_evaluate`` (``lm_eval.__main__``): checks the benchmark data a run names before the model loads, and
-  prints the plugin's own errors (bad data, a missing judge, a credential in ``--model_args``) as one message
-  and exit status 2, without lm-eval's traceback (``LM_EVAL_AUDIO_TRACEBACK=1`` keeps it);
+* ``EvaluationTracker.save_results_samples`` (``lm_eval.loggers.evaluation_tracker``): the samples written as
+  strict JSON, as the results are (``null`` for NaN and infinities);
+* ``Run._execute`` (``lm_eval._cli.run``): the one function every way of starting a run reaches (the ``lm_eval``
+  script, ``python -m lm_eval``, ``accelerate launch -m lm_eval``, ``torchrun -m lm_eval``, ``lm-eval-audio``):
+  prints the plugin's own errors (bad data, a missing judge, a credential, a model that cannot be found) as one
+  message and exit status 2, without lm-eval's traceback (``LM_EVAL_AUDIO_TRACEBACK=1`` keeps it), and Ctrl-C as
+  one line with exit status 130;
+* ``EvaluatorConfig.from_cli`` (``lm_eval.config.evaluate_config``): the configuration lm-eval parsed (every
+  argument form, ``--config`` FILE merged) is checked before the model loads: the data the tasks read, the
+  credentials, the judges, the device named, the checkpoint and its family;
 * ``make_table`` (``lm_eval.utils``): prints our count metrics apart, as integers, and rates without an arrow.
 
 Two more extensions use lm-eval's public API: our models are registered with ``model_registry.register``
@@ -38,14 +46,15 @@ its records (``log_redaction``: it logs the model arguments before our wrappers 
 
 from __future__ import annotations
 
-from lm_eval_audio.harness.cli_patches import on_cli, on_utils
+from lm_eval_audio.harness.cli_patches import on_cli_run, on_evaluate_config, on_utils
 from lm_eval_audio.harness.request_cache import on_api_model
 from lm_eval_audio.harness.run_patches import on_evaluation_tracker, on_evaluator
 from lm_eval_audio.harness.task_building import on_task_factory
 from lm_eval_audio.harness.task_patches import on_registry, on_task_manager
 
 PATCHES = {
-    "lm_eval.__main__": on_cli,
+    "lm_eval._cli.run": on_cli_run,
+    "lm_eval.config.evaluate_config": on_evaluate_config,
     "lm_eval.api.registry": on_registry,
     "lm_eval.tasks.manager": on_task_manager,
     "lm_eval.api.model": on_api_model,

@@ -13,7 +13,13 @@ import sys
 
 # module -> [(attribute, parameters the patch relies on)]
 TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
-    "lm_eval.__main__": [("cli_evaluate", ())],
+    # every way of starting a run reaches Run._execute(args); from_cli(namespace) returns the parsed configuration
+    "lm_eval._cli.run": [("Run._execute", ("args",))],
+    "lm_eval.config.evaluate_config": [
+        ("EvaluatorConfig.from_cli", ("namespace",)),
+        *((f"EvaluatorConfig.{name}", ()) for name in ("model", "tasks", "model_args", "metadata", "include_path",
+                                                       "limit", "use_cache", "predict_only", "device")),
+    ],
     # register our models; on disable, take them out of its store (it has no public removal)
     "lm_eval.api.registry": [("model_registry.register", ("aliases", "target")), ("model_registry._objs", ())],
     "lm_eval.tasks.manager": [
@@ -107,8 +113,12 @@ TEXTS: dict[str, list[tuple[str, str, str]]] = {
         ("lm_eval.loggers.evaluation_tracker", "the model's source and lm-eval's name for it, read to name the "
          "folder (run_patches)", "self.model_source = model_source"),
     ],
-    "lm_eval.__main__": [("lm_eval.config.evaluate_config", "the misspelled-tasks message (cli_patches)",
+    "lm_eval._cli.run": [("lm_eval.config.evaluate_config", "the misspelled-tasks message (cli_patches)",
                           TASKS_NOT_FOUND),
+                         ("lm_eval._cli.run", "the parsed configuration the checks read (cli_patches)",
+                          "cfg = EvaluatorConfig.from_cli(args)"),
+                         ("lm_eval.config.evaluate_config", "--metadata read with --model_args under it (cli_patches)",
+                          "self.metadata = self.model_args | self.metadata"),
                          ("lm_eval.api.registry", "the misspelled-model message (cli_patches)", UNKNOWN_MODEL),
                          ("lm_eval.api.task", "the no-documents message of --limit 0 (cli_patches)", NO_DOCS)],
 }

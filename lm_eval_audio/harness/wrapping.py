@@ -12,7 +12,9 @@ from lm_eval_audio.harness.status import active
 def wrap(owner, name: str, make) -> None:
     """Replace ``owner.name`` by ``make(original)``, once; the wrapper steps aside (calls the
     original) once the plugin is disabled."""
-    original = getattr(owner, name)
+    import inspect
+
+    original = getattr(owner, name)  # a classmethod comes bound to its class, a staticmethod as its function
     if getattr(original, "_lm_eval_audio", False):
         return
     wrapper = make(original)
@@ -22,7 +24,8 @@ def wrap(owner, name: str, make) -> None:
         return (wrapper if active() else original)(*args, **kwargs)
 
     guarded._lm_eval_audio = True
-    setattr(owner, name, guarded)
+    bound_to_class = isinstance(inspect.getattr_static(owner, name, None), (staticmethod, classmethod))
+    setattr(owner, name, staticmethod(guarded) if bound_to_class else guarded)
 
 
 def is_our_task(task) -> bool:
