@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -47,6 +48,10 @@ def _fetched(hub, since: int = 0) -> tuple[int, int]:
     return len(served), sum(e["sent"] for e in served)
 
 
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def _sample_size() -> tuple[int, int]:
     files = [p for p in SAMPLE.rglob("*") if p.is_file() and p.name != "README.md"]
     return len(files), sum(p.stat().st_size for p in files)
@@ -66,9 +71,12 @@ def test_airbench_foundation_runs_with_no_variable_and_a_second_run_fetches_noth
     assert all((snapshot / p.relative_to(SAMPLE)).read_bytes() == p.read_bytes() for p in foundation)
     assert (snapshot / "Foundation" / "Foundation_meta.json").is_symlink()  # the standard cache layout
     res = results_json(tmp_path / "out")
-    source = res["lm_eval_audio_data"]["sources"]["AIR-Bench"]
+    meta = "Foundation/Foundation_meta.json"  # the track's record: the meta file read, with its sha256
+    source = res["lm_eval_audio_data"]["sources"]["AIR-Bench Foundation"]
     assert source == {"repo_id": AIRBENCH, "repo_type": "dataset", "revision": "default branch", "commit": commit,
-                      "endpoint": hub.url}
+                      "endpoint": hub.url, "metadata_files": [meta],
+                      "file_sha256": {meta: hashlib.sha256((SAMPLE / meta).read_bytes()).hexdigest()}}
+    assert "AIR-Bench Chat" not in res["lm_eval_audio_data"]["sources"]  # nothing of Chat read
     assert res["results"]["airbench_foundation_speaker_gender_recognition"]["audio_missing,none"] == 0
 
     mark = len(hub.log)
@@ -78,7 +86,7 @@ def test_airbench_foundation_runs_with_no_variable_and_a_second_run_fetches_noth
     pinned = run_cli(_lm_eval(tiny_qwen2_audio, "airbench_foundation_speaker_gender_recognition", tmp_path / "pin",
                               "--metadata", json.dumps({"data_revision": commit})), env_extra=_env(hub))
     assert pinned.returncode == 0, pinned.stderr[-3000:]
-    assert results_json(tmp_path / "pin")["lm_eval_audio_data"]["sources"]["AIR-Bench"]["revision"] == commit
+    assert results_json(tmp_path / "pin")["lm_eval_audio_data"]["sources"]["AIR-Bench Foundation"]["revision"] == commit
 
 
 def test_limit_fetches_only_the_clips_of_the_first_items(hub, tiny_qwen2_audio, tmp_path):
@@ -108,7 +116,7 @@ def test_offline_runs_from_the_cache_and_fails_in_one_line_without_it(hub, tiny_
     proc = run_cli(_lm_eval(tiny_qwen2_audio, task, tmp_path / "out"), env_extra=offline, in_process=False)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert len(hub.log) == mark
-    assert results_json(tmp_path / "out")["lm_eval_audio_data"]["sources"]["AIR-Bench"]["commit"] == \
+    assert results_json(tmp_path / "out")["lm_eval_audio_data"]["sources"]["AIR-Bench Foundation"]["commit"] == \
         hub.repos[AIRBENCH].commit
 
 
@@ -232,8 +240,10 @@ def test_audiobench_dataset_runs_from_the_hub_and_mmar_unpacks_its_archive_once(
     assert proc.returncode == 0, proc.stderr[-3000:]
     res = results_json(tmp_path / "out")
     assert res["n-samples"]["audiobench_librispeech_test_clean"]["effective"] == 3
-    assert res["lm_eval_audio_data"]["sources"]["AudioBench AudioLLMs/librispeech_test_clean"]["commit"] == \
-        hub.repos["AudioLLMs/librispeech_test_clean"].commit
+    source = res["lm_eval_audio_data"]["sources"]["AudioBench AudioLLMs/librispeech_test_clean"]
+    assert source["commit"] == hub.repos["AudioLLMs/librispeech_test_clean"].commit
+    shard = "data/test-00000-of-00001.parquet"
+    assert source["file_sha256"] == {shard: _sha256(repo_folder / "librispeech_test_clean" / shard)}
 
     # MMAR: MMAR-meta.json beside mmar-audio.tar.gz, as BoJack/MMAR publishes them
     mmar = REPO / "tasks" / "mmar" / "sample_data"
@@ -247,7 +257,9 @@ def test_audiobench_dataset_runs_from_the_hub_and_mmar_unpacks_its_archive_once(
         proc = run_cli(_lm_eval(tiny_qwen2_audio, "mmar_sound", tmp_path / run), env_extra=_env(hub))
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert ("unpacking mmar-audio.tar.gz" in proc.stderr) == (run == "first")
-    assert results_json(tmp_path / "second")["lm_eval_audio_data"]["sources"]["MMAR"]["repo_id"] == "BoJack/MMAR"
+    source = results_json(tmp_path / "second")["lm_eval_audio_data"]["sources"]["MMAR"]
+    assert source["repo_id"] == "BoJack/MMAR"
+    assert source["file_sha256"] == {n: _sha256(published / n) for n in ("MMAR-meta.json", "mmar-audio.tar.gz")}
 
 
 MMAU_REPO = "gamma-lab-umd/MMAU-test-mini"
@@ -315,6 +327,7 @@ def test_mmau_test_mini_runs_on_the_hubs_clips_and_the_official_questions(hub, t
     assert (source["repo_id"], source["commit"]) == (MMAU_REPO, hub.repos[MMAU_REPO].commit)
     assert source["metadata"]["commit"] == hub_audio.METADATA_COMMIT
     assert source["metadata"]["sha256"] == hub_audio.metadata_sha256()
+    assert source["file_sha256"] == {"test_mini.parquet": _sha256(tmp_path / "mmau_repo" / "test_mini.parquet")}
     assert source["hub_rows_against_metadata"] == {"metadata_items": 1000, "hub_rows": 1000, "clips_written": 1000,
                                                    "differing": 0, "items_without_a_row": 0, "rows_without_an_item": 0,
                                                    "repeated_rows": 0, "rows_without_audio": 0}

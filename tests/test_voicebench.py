@@ -6,6 +6,7 @@ both modalities, compared by ``report``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 
@@ -158,6 +159,14 @@ def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them
         assert len(res["group_subtasks"]["voicebench_sample"]) == 9
         assert 0.0 <= res["results"]["voicebench_sample_bbh"]["official_acc,none"] <= 1.0
         assert set(res["lm_eval_audio_data"]["voicebench_modality"].values()) == {modality}
+        # one record per split read (MMSU's two domains apart), each naming its own file and that file's sha256
+        sources = res["lm_eval_audio_data"]["sources"]
+        assert len(sources) == 10 and sources["VoiceBench mmsu/law sample"]["file_sha256"] == {
+            "mmsu/law-00000-of-00001.parquet":
+                hashlib.sha256((data.sample_root() / "mmsu" / "law-00000-of-00001.parquet").read_bytes()).hexdigest()}
+        for key, record in sources.items():
+            config, split = key.split()[1].split("/")
+            assert record["metadata_files"] == list(record["file_sha256"]) == [f"{config}/{split}-00000-of-00001.parquet"]
         bbh_rules = res["lm_eval_audio_data"]["voicebench_rules"]["VoiceBench bbh/test"]
         assert bbh_rules["commit"].startswith("5338154") and bbh_rules["unread_fallback_seed"] == 0
         (samples,) = out.rglob("samples_voicebench_sample_openbookqa_*.jsonl")
@@ -221,8 +230,9 @@ def test_a_task_fetches_only_its_split_from_the_hub_once_and_records_the_commit(
     served = [e["path"] for e in voicebench_hub.downloads()]
     assert [p for p in served if p.endswith(".parquet")] == [p for p in served if "mmsu/law-00000-of-00001" in p]
     assert len([p for p in served if p.endswith(".parquet")]) == 1
-    record = notes.entries["sources"]["VoiceBench"]
+    record = notes.entries["sources"]["VoiceBench mmsu/law"]
     assert record["repo_id"] == "hlt-lab/voicebench" and len(record["commit"]) == 40
+    assert list(record["file_sha256"]) == record["metadata_files"] == ["mmsu/law-00000-of-00001.parquet"]
     assert docs[0]["audio_table"].startswith(str(voicebench_hub.cache))
     before = len(voicebench_hub.downloads())
     data.load_docs("mmsu", "law", {}, False, notes=DataNotes())

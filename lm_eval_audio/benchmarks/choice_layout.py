@@ -51,10 +51,12 @@ class HubLayout:
     archive: str
     audio_folder: str
 
-    def folder(self, snapshot: Snapshot, layout: Layout) -> tuple[Path, dict]:
-        """The folder in the official layout, made from the snapshot's files; and what the results record of it
-        beyond the repository and commit."""
-        return snapshot.unpacked(self.archive, list(layout.meta_files), self.audio_folder, layout.name), {}
+    def folder(self, snapshot: Snapshot, layout: Layout) -> tuple[Path, dict, tuple[str, ...]]:
+        """The folder in the official layout, made from the snapshot's files; what the results record of it beyond
+        the repository and commit; and the repository's files it is made of (recorded with their digests)."""
+        folder = snapshot.unpacked(self.archive, list(layout.meta_files), self.audio_folder, layout.name)
+        meta = next((n for n in layout.meta_files if n in snapshot.files), None)  # the one meta_path reads
+        return folder, {}, tuple(n for n in (meta, self.archive) if n)
 
 
 @dataclass(frozen=True)
@@ -102,14 +104,19 @@ def data_source(layout: Layout, metadata: dict) -> DataSource:
         root = Path(raw).expanduser()
         if not root.is_dir():
             raise LayoutDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
-        return DataSource(root, None, tuple(n for n in layout.meta_files if (root / n).is_file()))
+        return DataSource(root, None, _meta_read(layout, root))
     if layout.hub is None:
         raise LayoutDataError(f"{layout.name} is not on the Hugging Face Hub in the layout its official evaluation "
                               "reads, so it cannot be fetched for you, and no local folder is set. " + layout.help())
     hub = layout.hub
     snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.fetch_ahead)
-    folder, details = hub.folder(snapshot, layout)
-    return DataSource(folder, snapshot, details=details)
+    folder, details, read = hub.folder(snapshot, layout)
+    return DataSource(folder, snapshot, read, details)
+
+
+def _meta_read(layout: Layout, root: Path) -> tuple[str, ...]:
+    """The metadata file a task reads in ``root`` (the first of ``meta_files`` there), or none."""
+    return next(((n,) for n in layout.meta_files if (root / n).is_file()), ())
 
 
 def data_root(layout: Layout, metadata: dict) -> Path:
@@ -290,7 +297,8 @@ def doc_to_audio(doc: dict) -> list:
 def load_docs(layout: Layout, where: dict | None, sample: bool, metadata: dict, *, notes: DataNotes) -> list[dict]:
     """A task's documents (for lm-eval's ``custom_dataset``, through ``data_notes.loader``): the items whose fields
     equal ``where``, from the bundled sample or from the folder the metadata or environment names."""
-    source = DataSource(sample_root(layout), None, layout.meta_files) if sample else data_source(layout, metadata)
+    source = DataSource(sample_root(layout), None, _meta_read(layout, sample_root(layout))) if sample \
+        else data_source(layout, metadata)
     notes.note("sources", layout.name + (" sample" if sample else ""), source.record())
     root = source.root
     where = dict(where or {})

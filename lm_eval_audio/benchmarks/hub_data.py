@@ -23,14 +23,16 @@ import re
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError and size_text are this module's API too)
+from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError, size_text, files_sha256: its API too)
     CheckedFiles,
     HubDataError,
     RemoteFile,
     download,
+    files_sha256,
+    manifest_sha256,
     remove_cached,
     size_text,
     write_atomically,
@@ -136,6 +138,20 @@ class Snapshot:
         if endpoint():
             rec["endpoint"] = endpoint()
         return rec
+
+    def digests(self, paths) -> dict:
+        """What the results say of the repository's files ``paths``: each one's sha256 (``file_sha256``), the
+        listing's for an LFS file (its copy was checked against it when fetched), else its cached copy's (a file kept
+        in git is small); a git file no longer cached (an archive unpacked before), its git blob id. An empty list
+        is refused."""
+        paths = sorted(set(paths))
+        sha256 = {p: self.files[p].sha256 for p in paths if p in self.files and self.files[p].sha256}
+        blob_ids = {p: self.files[p].blob_id for p in paths
+                    if p not in sha256 and p in self.files and not (self.root / p).is_file()}
+        rest = [p for p in paths if p not in sha256 and p not in blob_ids]
+        if rest or not paths:  # files_sha256 refuses an empty list
+            sha256.update(files_sha256(self.root, rest))
+        return {"file_sha256": dict(sorted(sha256.items())), **({"file_git_blob_id": blob_ids} if blob_ids else {})}
 
     def matching(self, *patterns: str) -> list[RemoteFile]:
         return [f for p, f in sorted(self.files.items()) if any(fnmatch.fnmatchcase(p, pat) for pat in patterns)]
@@ -422,11 +438,13 @@ def fetch_clips(refs, what: str) -> None:
 
 @dataclass(frozen=True)
 class DataSource:
-    """Where a benchmark's files are read from: a local folder, or a snapshot in the cache."""
+    """Where a benchmark's files are read from: a local folder, or a snapshot in the cache; and which files a task
+    read from it, for its record in the results (``lm_eval_audio_data.sources``): one record per set of files."""
 
     root: Path
     snapshot: Snapshot | None = None
-    metadata_files: tuple[str, ...] = ()  # for a local folder's digest in the record
+    # the files read: relative to ``root`` for a local folder, the repository's paths for a snapshot
+    metadata_files: tuple[str, ...] = ()
     details: dict = field(default_factory=dict)  # what else the record says of a snapshot's data (how it was made)
 
     def problem(self, path: str | Path) -> str:
@@ -437,16 +455,21 @@ class DataSource:
     def has_folder(self, rel: str) -> bool:
         return (self.root / rel).is_dir() or (self.snapshot is not None and self.snapshot.has_folder(rel))
 
+    def reading(self, paths) -> DataSource:
+        """The same source, recording ``paths`` (files under the snapshot's folder, or the local folder) as read."""
+        base = self.snapshot.root if self.snapshot is not None else self.root
+        return replace(self, metadata_files=tuple(Path(p).relative_to(base).as_posix() for p in paths))
+
     def record(self) -> dict:
+        """The repository and commit, or the local folder; the files read and each one's sha256 (``file_sha256``),
+        and for a local folder one digest of them all (``metadata_sha256``, see ``hub_files.manifest_sha256``).
+        Where no file was read there is no digest: none is ever made of nothing."""
+        files = sorted(set(self.metadata_files))
         if self.snapshot is not None:
-            return {**self.snapshot.record(), **self.details}
-        digest = hashlib.sha256()
-        for rel in sorted(self.metadata_files):
-            path = self.root / rel
-            if path.is_file():
-                digest.update(rel.encode() + b"\0")
-                with open(path, "rb") as f:
-                    for block in iter(lambda: f.read(1 << 20), b""):
-                        digest.update(block)
-        return {"local_folder": str(self.root), "metadata_files": sorted(self.metadata_files),
-                "metadata_sha256": digest.hexdigest()}
+            return {**self.snapshot.record(), **({"metadata_files": files, **self.snapshot.digests(files)}
+                                                 if files else {}), **self.details}
+        rec = {"local_folder": str(self.root), "metadata_files": files}
+        if files:
+            digests = files_sha256(self.root, files)
+            rec.update(metadata_sha256=manifest_sha256(digests), file_sha256=digests)
+        return rec

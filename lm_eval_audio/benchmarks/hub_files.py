@@ -14,6 +14,7 @@ later run re-hashes only files that changed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -61,6 +62,42 @@ def content_matches(path: Path, remote: RemoteFile) -> bool:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest() == (remote.sha256 or remote.blob_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_sha256(path: str, stamp: tuple) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def files_sha256(root: Path, names) -> dict[str, str]:
+    """The sha256 of each file ``names`` names (paths relative to ``root``), by name in name order: what a results
+    record says was read. No digest of nothing: an empty list, or a name that is no file (it cannot have been
+    read), is refused (``ValueError``), so ``e3b0c442...``, the sha256 of empty input, is never recorded. A file
+    is hashed once per process while its size and times stay the same (the tasks of a group read one file)."""
+    names = sorted(set(names))
+    if not names:
+        raise ValueError("no file to digest: a digest of nothing (sha256 of empty input) would say that something "
+                         "was read")
+    out = {}
+    for name in names:
+        path = Path(root) / name
+        if not path.is_file():
+            raise ValueError(f"{path} is not a file: it was not read, and is not digested")
+        stat = path.stat()
+        out[name] = _file_sha256(str(path.resolve()), (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino))
+    return out
+
+
+def manifest_sha256(digests: dict[str, str]) -> str:
+    """One sha256 for files digested by :func:`files_sha256`: that of the lines ``sha256sum`` prints for them in name
+    order (``<sha256>  <name>``), so ``cd <folder> && sha256sum <names, sorted> | sha256sum`` gives it again."""
+    if not digests:
+        raise ValueError("no file digested: no digest of nothing")
+    return hashlib.sha256("".join(f"{d}  {n}\n" for n, d in sorted(digests.items())).encode()).hexdigest()
 
 
 class CheckedFiles:

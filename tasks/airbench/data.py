@@ -98,9 +98,12 @@ def _meta_file(track: str) -> str:
     return f"{track}/{track}_meta.json"
 
 
-def data_source(metadata: dict, tracks=tuple(_REQUIRED)) -> DataSource:
-    """The local folder the metadata or environment names (it wins), else the Hub repository with the meta files
-    of ``tracks`` fetched; the audio comes later, for the items a run evaluates."""
+def data_source(metadata: dict, tracks=tuple(_REQUIRED), sample: bool = False) -> DataSource:
+    """The bundled sample (``sample``), else the local folder the metadata or environment names (it wins), else the
+    Hub repository with the meta files of ``tracks`` fetched; the audio comes later, for the items a run evaluates.
+    The source records the meta files of ``tracks`` it holds: the files a task of those tracks reads."""
+    if sample:
+        return _local(sample_root(), tracks)
     raw = metadata.get("airbench_data_dir") or os.environ.get("AIRBENCH_DATA_DIR")
     if raw:
         root = Path(raw).expanduser()
@@ -109,11 +112,20 @@ def data_source(metadata: dict, tracks=tuple(_REQUIRED)) -> DataSource:
         if not any((root / _meta_file(track)).is_file() for track in _REQUIRED):
             raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it "
                                     "is not an AIR-Bench snapshot. " + DOWNLOAD_HELP)
-        return DataSource(root, None, tuple(_meta_file(t) for t in _REQUIRED))
+        return _local(root, tracks)
     snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "AIR-Bench", FETCH_AHEAD)
-    snapshot.fetch([snapshot.files[_meta_file(t)] for t in tracks if _meta_file(t) in snapshot.files],
-                   "AIR-Bench " + "/".join(tracks) + " metadata", needed_to_plan=True)
-    return DataSource(snapshot.root, snapshot)
+    metas = [snapshot.files[_meta_file(t)] for t in tracks if _meta_file(t) in snapshot.files]
+    snapshot.fetch(metas, "AIR-Bench " + "/".join(tracks) + " metadata", needed_to_plan=True)
+    return DataSource(snapshot.root, snapshot, tuple(f.path for f in metas))
+
+
+def _local(root: Path, tracks) -> DataSource:
+    return DataSource(root, None, tuple(_meta_file(t) for t in tracks if (root / _meta_file(t)).is_file()))
+
+
+def source_key(track: str, sample: bool) -> str:
+    """The track's record under the results' ``lm_eval_audio_data.sources``: one per meta file read."""
+    return f"AIR-Bench {track}" + (" sample" if sample else "")
 
 
 def tracks_of(tasks: list[str]) -> tuple[str, ...]:

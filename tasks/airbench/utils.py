@@ -8,7 +8,6 @@ connects them to lm-eval's task fields.
 from __future__ import annotations
 
 from lm_eval_audio.benchmarks.data_notes import loader
-from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.tasks.airbench import data, judges
@@ -17,8 +16,8 @@ from lm_eval_audio.metrics.stderr import proportion_stderr
 
 
 def _docs(track: str, task_names, sample: bool, metadata: dict, notes) -> list[dict]:
-    source = DataSource(data.sample_root()) if sample else data.data_source(metadata, (track,))
-    notes.note("sources", "AIR-Bench" + (" sample" if sample else ""), source.record())
+    source = data.data_source(metadata, (track,), sample)
+    notes.note("sources", data.source_key(track, sample), source.record())
     names = list(task_names) if task_names else None
     return data.load_items(source, track, names, ", ".join(names) if names else track, notes=notes)
 

@@ -220,7 +220,7 @@ def dataset_source(metadata: dict, dataset: Dataset, notes: DataNotes | None = N
     the Hub."""
     if local_root(metadata):
         folder = dataset_folder(data_root(metadata, dataset), dataset, notes or DataNotes())
-        return DataSource(folder, None, tuple(n for n in ("README.md", "dataset_info.json") if (folder / n).is_file()))
+        return DataSource(folder)  # the files read are known once the table is found (load_docs)
     repo = f"AudioLLMs/{dataset.repo}"
     snapshot = open_snapshot(repo, revision_for(repo, metadata), "AudioBench",
                              f"lm-eval-audio download --tasks audiobench_{dataset.name}")
@@ -348,9 +348,9 @@ def load_docs(name: str, metadata: dict, *, notes: DataNotes) -> list[dict]:
     seed = _number(metadata, "prompt_seed", DEFAULT_PROMPT_SEED, int)
     window = chunk_seconds(metadata)
     source = dataset_source(metadata, dataset, notes)
-    notes.note("sources", f"AudioBench AudioLLMs/{dataset.repo}", source.record())
     folder = source.root
     files = table_files(folder, dataset)
+    notes.note("sources", f"AudioBench AudioLLMs/{dataset.repo}", source.reading(files).record())
 
     docs, invalid, missing_audio, chunked = [], [], 0, 0
     row = 0

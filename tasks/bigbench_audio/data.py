@@ -62,7 +62,7 @@ def data_source(metadata: dict, sample: bool) -> DataSource:
     if META not in snapshot.files:
         raise BigBenchAudioDataError(f"{snapshot.label} lists no {META}: not the layout this plugin reads. " + HELP)
     snapshot.fetch([snapshot.files[META]], "bigbench_audio", needed_to_plan=True)
-    return DataSource(snapshot.root, snapshot)
+    return DataSource(snapshot.root, snapshot, (META,))
 
 
 def _problem(item) -> str | None:

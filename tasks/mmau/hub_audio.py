@@ -160,7 +160,7 @@ class ParquetClips:
 
     repo_id: str = "gamma-lab-umd/MMAU-test-mini"
 
-    def folder(self, snapshot: Snapshot, layout) -> tuple[Path, dict]:
+    def folder(self, snapshot: Snapshot, layout) -> tuple[Path, dict, tuple[str, ...]]:
         parquets = [f.path for f in snapshot.matching("*.parquet")]
         if not parquets:
             raise HubDataError(f"{layout.name}: {snapshot.label} lists no parquet file (it lists "
@@ -180,4 +180,4 @@ class ParquetClips:
             "hub_rows_against_metadata": check,
             "differences_from_metadata": problems,  # what report prints beside the source
         }
-        return folder, details
+        return folder, details, tuple(parquets)

@@ -81,7 +81,7 @@ def data_source(metadata: dict, sample: bool) -> DataSource:
     if not files:
         raise MMSUDataError(f"mmsu: {snapshot.label} lists no {SHARDS}: pin a revision that has them (data_revision=)")
     snapshot.fetch(files, "mmsu")  # the clips are inside the shards: a category's rows need every shard
-    return DataSource(snapshot.root, snapshot)
+    return DataSource(snapshot.root, snapshot, tuple(f.path for f in files))
 
 
 def _problem(row: dict) -> str | None:

@@ -29,7 +29,7 @@ from lm_eval_audio.audio import table_checks
 from lm_eval_audio.benchmarks import speech_sets
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import open_snapshot, revision_for
+from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 
 log = logging.getLogger("lm_eval.audio.muchomusic")
 
@@ -124,8 +124,9 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
         raise speech_sets.SpeechDataError(f"{label}: {csv_path} does not exist. " + SPEC.help())
     shards = speech_sets.files(SPEC, root, snapshot, SHARDS, label)
     speech_sets.record(notes, label + " clips", root, snapshot, shards)
-    if questions is not None:
-        notes.note("sources", label + " questions", questions.record())
+    # the questions: muchomusic.csv from its own repository, or the local folder's (the sample's)
+    where = (root, None) if questions is None else (questions.root, questions)
+    notes.note("sources", label + " questions", DataSource(*where, (QUESTIONS,)).record())
     official = official_rows(csv_path)
     notes.note("muchomusic_prompt", label, "1-shot (muchomusic_eval/configs/default.yaml), options in the audio "
                "copy's fixed order")

@@ -111,7 +111,13 @@ def data_source(config: str, split: str, metadata: dict, sample: bool) -> DataSo
         raise VoiceBenchDataError(f"voicebench: {snapshot.label} lists no {_pattern(config, split)}: pin a revision "
                                   "that has it (data_revision=)")
     snapshot.fetch(files, task)
-    return DataSource(snapshot.root, snapshot)
+    return DataSource(snapshot.root, snapshot, tuple(f.path for f in files))
+
+
+def source_key(config: str, split: str, sample: bool) -> str:
+    """A split's record under the results' ``lm_eval_audio_data.sources``: one per set of parquet files read (MMSU's
+    twelve domains, twelve records)."""
+    return f"VoiceBench {config}/{split}" + (" sample" if sample else "")
 
 
 def _problem(subset: Subset, row: dict) -> str | None:
@@ -155,7 +161,7 @@ def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNo
     columns = ["prompt", *subset.columns]
     for one in splits:
         source = data_source(config, one, metadata, sample)
-        notes.note("sources", "VoiceBench" + (" sample" if sample else ""), source.record())
+        notes.note("sources", source_key(config, one, sample), source.record())
         index = 0  # the row's place in its split
         for path in split_files(source.root, config, one):
             rows, clips = table_checks.parquet_rows(path, columns, "audio", VoiceBenchDataError, REPO)
