@@ -224,3 +224,120 @@ def test_the_report_says_where_each_runs_data_came_from(tmp_path):
             "from github.com/Sakshi113/MMAU@110127f54c0d; against them: differing 2 |") in proc.stdout
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     assert report["data_sources"]["model-a"]["AIR-Bench"]["commit"] == commit
+
+
+def write_lm_eval_run(folder, model, date, tasks: dict[str, list[dict]], reported: dict[str, dict],
+                      higher_is_better: dict[str, dict]):
+    """A results file in lm-eval's layout (``results``, ``higher_is_better``, ``configs``) and one sample log per
+    task; ``tasks``: lm-eval task -> its sample lines (doc_id and filter added here)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"results_{date}.json").write_text(json.dumps({
+        "results": reported, "higher_is_better": higher_is_better, "configs": {t: {"task": t} for t in reported},
+        "model_name": model}))
+    for task, lines in tasks.items():
+        with open(folder / f"samples_{task}_{date}.jsonl", "w") as f:
+            for i, line in enumerate(lines):
+                f.write(json.dumps({"doc_id": i, "filter": "none", **line}) + "\n")
+
+
+REFERENCES = ["the cat sat", "a dog ran far", "hello world", "one two three four", "a clip never heard"]
+FLEURS_TASK = "fleurs_asr_sample_en_us"
+
+
+def _asr_lines(answers: list[str]) -> list[dict]:
+    """A FLEURS-like task's sample lines, scored by corpus WER, as the startup hook leaves them: the per-document
+    ``wer`` field null (its item was the document), the reference and rule in the document, the answer in
+    filtered_resps. The last document's clip could not be played: it is out of the rate."""
+    return [{"doc": {"uniq_id": f"u{i}", "reference": ref, "scoring": "whisper_basic",
+                      "audio_problem": "unreadable clip" if i == len(REFERENCES) - 1 else ""},
+              "target": ref, "filtered_resps": [answer], "wer": None, "audio_missing": float(i == len(REFERENCES) - 1)}
+             for i, (ref, answer) in enumerate(zip(REFERENCES, answers))]
+
+
+def test_an_error_rate_is_read_with_metric_wer_as_a_corpus_rate_in_percent_lower_is_better(tmp_path):
+    # A: one deletion, one substitution, one deletion over 3 + 4 + 2 + 4 = 13 reference words; B: one substitution
+    a_lines = _asr_lines(["the cat sat", "a dog ran", "hello word", "one two three", ""])
+    b_lines = _asr_lines(["the bat sat", "a dog ran far", "hello world", "one two three four", ""])
+    direction = {FLEURS_TASK: {"wer": False, "audio_missing": False}}
+    for model, lines, wer in (("model-a", a_lines, 3 / 13), ("model-b", b_lines, 1 / 13)):
+        write_lm_eval_run(tmp_path / "runs" / model, model, DATE, {FLEURS_TASK: lines},
+                          {FLEURS_TASK: {"alias": FLEURS_TASK, "wer,none": wer, "wer_stderr,none": "N/A",
+                                         "audio_missing,none": 1}}, direction)
+    # by default no metric of the task's is read: the hint names the one it reports, and its direction
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "runs"), "--output", str(tmp_path / "default")])
+    assert proc.returncode == 0, proc.stderr
+    assert "reports none of acc, exact_match; it reports wer (lower is better): choose with --metric wer" in proc.stdout
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "runs"), "--output", str(out), "--metric", "wer"])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((out / "report.json").read_text())
+    a, b = report["tasks"][FLEURS_TASK]["model-a"], report["tasks"][FLEURS_TASK]["model-b"]
+    assert a["value"] == pytest.approx(3 / 13) and b["value"] == pytest.approx(1 / 13) and a["n"] == b["n"] == 4
+    assert a["statistic"] == "corpus rate" and a["higher_is_better"] is False and a["printed_as_percent"] is True
+    assert a["low"] <= a["value"] <= a["high"] and b["low"] == 0.0  # B's errors are in one document
+    # printed in %, the direction in the metric column
+    assert f"| {FLEURS_TASK} | wer (%, lower is better) | {300 / 13:.2f} [" in proc.stdout
+    assert f"(n=4) | {100 / 13:.2f} [" in proc.stdout and "An error rate (%) is the corpus rate" in proc.stdout
+    # paired: the difference of the corpus rates on the documents both heard, in percentage points; A is worse
+    paired = report["comparison"]["tasks"][FLEURS_TASK]
+    assert paired["n"] == 4 and paired["difference"] == pytest.approx(2 / 13) and paired["higher_is_better"] is False
+    assert paired["low"] <= paired["difference"] <= paired["high"]
+    assert f"| {FLEURS_TASK} | wer (%, lower is better) | 4 | +{200 / 13:.2f} | [" in proc.stdout
+    assert "a negative difference means model-a is better" in proc.stdout
+    # the radar (outward is better) leaves it out and says so; the bars are drawn
+    assert "left out, as lower is better and outward is better on its spokes: " + FLEURS_TASK in proc.stdout
+    assert (out / "categories.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_other_lower_is_better_metrics_and_a_rate_with_nothing_to_recount(tmp_path):
+    """A metric lm-eval marks lower-is-better with per-document values is a mean, its direction stated; a WER whose
+    samples carry no reference to recount it from is shown as reported, with no interval and no paired test."""
+    for model, losses in (("model-a", [0.5, 1.5, 1.0]), ("model-b", [1.0, 2.0, 1.5])):
+        tasks = {"my_loss_task": [{"doc": {}, "loss": v} for v in losses],
+                 "my_asr_task": [{"doc": {}, "filtered_resps": ["x"], "wer": None}] * 3}
+        write_lm_eval_run(tmp_path / model, model, DATE, tasks,
+                          {"my_loss_task": {"loss,none": sum(losses) / 3}, "my_asr_task": {"wer,none": 0.25}},
+                          {"my_loss_task": {"loss": False}, "my_asr_task": {"wer": False}})
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "model-a"), str(tmp_path / "model-b"),
+                    "--output", str(out), "--metric", "loss,wer"])
+    assert proc.returncode == 0, proc.stderr
+    assert "| my_loss_task | loss (lower is better) | 1.000 [" in proc.stdout
+    assert "| my_loss_task | loss (lower is better) | 3 | -0.500 | [" in proc.stdout
+    assert "| my_asr_task | wer (%, lower is better) | 25.00 (as reported; no interval) |" in proc.stdout
+    assert "sample log has no reference and answer to recount it from" in proc.stdout
+    report = json.loads((out / "report.json").read_text())
+    assert report["tasks"]["my_asr_task"]["model-a"]["statistic"] == "as reported"
+    assert report["comparison"]["tasks"]["my_asr_task"] == {"note": "not compared: no per-document score in either run"}
+    assert report["comparison"]["tasks"]["my_loss_task"]["higher_is_better"] is False
+
+
+def test_a_task_run_twice_in_a_models_folder_says_which_run_it_read_and_how_to_read_the_other(tmp_path):
+    folder = tmp_path / "runs" / "model-a"
+    older, newer = "2026-01-01T00-00-00.000000", "2026-01-02T00-00-00.000000"
+    direction = {FLEURS_TASK: {"wer": False}}
+    write_lm_eval_run(folder, "model-a", older, {FLEURS_TASK: _asr_lines(REFERENCES)},
+                      {FLEURS_TASK: {"wer,none": 0.0}}, direction)
+    write_lm_eval_run(folder, "model-a", newer, {FLEURS_TASK: _asr_lines([
+        "the cat sat", "a dog ran", "hello world", "one two three four", ""])}, {FLEURS_TASK: {"wer,none": 1 / 13}},
+        direction)
+    write_lm_eval_run(folder, "model-a", "2025-12-01T00-00-00.000000", {"my_task": [{"doc": {}, "acc": 1.0}]},
+                      {"my_task": {"acc,none": 1.0}}, {"my_task": {"acc": True}})  # its only run: nothing to say
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "runs"), "--output", str(out), "--metric", "wer,acc"])
+    assert proc.returncode == 0, proc.stderr
+    line = (f"- model-a: {FLEURS_TASK}: read from {folder}/results_{newer}.json; not read: "
+            f"{folder}/results_{older}.json (to report it: `lm-eval-audio report {folder}/results_{older}.json`)")
+    assert proc.stdout.count("## Runs read") == 1 and proc.stdout.count(line) == 1
+    assert "my_task" not in proc.stdout.split("## Runs read")[1].split("Notes:")[0]
+    assert f"| {FLEURS_TASK} | wer (%, lower is better) | {100 / 13:.2f} [" in proc.stdout  # the newest run's
+    report = json.loads((out / "report.json").read_text())
+    assert report["runs_not_read"] == {"model-a": [{"tasks": [FLEURS_TASK], "read": f"{folder}/results_{newer}.json",
+                                                    "not_read": [f"{folder}/results_{older}.json"]}]}
+    # as the line says: the older file beside the folder is a model of its own, compared with the newest
+    proc = run_cli(["lm-eval-audio", "report", str(folder), f"{folder}/results_{older}.json",
+                    "--output", str(tmp_path / "both"), "--metric", "wer,acc"])
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads((tmp_path / "both" / "report.json").read_text())
+    assert report["models"] == [f"model-a ({newer})", f"model-a ({older})"]
+    assert report["comparison"]["tasks"][FLEURS_TASK]["difference"] == pytest.approx(1 / 13)

@@ -10,12 +10,13 @@ Every number comes from the per-document sample logs (``--log_samples``), so eac
 * a benchmark whose folder declares report tables (``report`` in its ``benchmark.py``; AIR-Bench's
   Tables 3 and 5, ``tasks/airbench/report.py``) gets them, laid out as its paper's, above the rest;
 * every task gets a row in the per-task table (its headline metric, as ``diagnose``
-  chooses it);
+  chooses it, or ``--metric``'s; an error rate, lower is better, as the corpus rate in %);
 * with two runs, a paired test on the documents both scored: the difference, its paired
   bootstrap interval and a sign-flip permutation p-value;
 * PNG plots: grouped bars per category (or per task) with the intervals, and a radar per model;
-* where each run's data came from (``lm_eval_audio_data.sources``): a Hub repository at its commit, or a local
-  folder and the digest of its metadata files.
+* which run a task was read from where a model's folder holds several runs of it;
+* where each run's data came from (``lm_eval_audio_data.sources``, one record per set of files read): a Hub
+  repository at its commit, or a local folder and one digest of the files read from it.
 
 It reads files only: no model, no GPU, no network.
 """
@@ -30,16 +31,18 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from lm_eval_audio.analysis import stats
 from lm_eval_audio.analysis.run_results import (
     ResultsError,
     Run,
+    TaskScore,
     apart_from_conditions,
-    choose_metric,
     find,
     first_filter,
-    item_value,
     metrics_to_try,
+    score_task,
 )
 from lm_eval_audio.benchmarks import registry
 
@@ -49,9 +52,10 @@ class ModelScores:
     """One run's per-document scores, per task, and what each benchmark's report hook made of them."""
 
     name: str
-    # lm-eval task -> (metric, reported value, {document key: score})
-    tasks: dict[str, tuple[str | None, float | None, dict]] = field(default_factory=dict)
+    tasks: dict[str, TaskScore] = field(default_factory=dict)  # lm-eval task -> what it is read by
     notes: list[str] = field(default_factory=list)
+    # tasks run more than once in the model's folder: {"tasks", "read" (results file), "not_read" (older files)}
+    runs_not_read: list[dict] = field(default_factory=list)
     # benchmark key -> what its report hook's collect() returned for this model
     benchmarks: dict[str, object] = field(default_factory=dict)
 
@@ -77,13 +81,15 @@ def collect(runs: list[Run], wanted: list[str] | None, chosen_by_user: bool = Fa
         metrics, skipped = metrics_to_try(run.results, task, wanted, chosen_by_user)
         if skipped:
             scores.notes.append(f"{run.name} / {task}: {skipped}")
-        metric, why = choose_metric(task, reported, samples, metrics)
-        values = {}
-        if metric is not None:
-            values = {_doc_key(s): item_value(s, metric) for s in samples}
-        else:
-            scores.notes.append(f"{run.name} / {task}: no per-document score ({why})")
-        scores.tasks[task] = (metric, run.metric(task, metric) if metric else None, values)
+        scores.tasks[task] = score = score_task(run, task, samples, metrics, _doc_key)
+        if score.why:
+            scores.notes.append(f"{run.name} / {task}: no per-document score ({score.why})")
+        if run.not_read.get(task):
+            read, older = str(run.path), [str(p) for p in run.not_read[task]]
+            entry = next((e for e in scores.runs_not_read if (e["read"], e["not_read"]) == (read, older)), None)
+            if entry is None:
+                scores.runs_not_read.append(entry := {"tasks": [], "read": read, "not_read": older})
+            entry["tasks"].append(task)
         # what a benchmark's report hook reads: (run, task, samples, metrics tried, smoke-test note)
         scored.append((run, task, samples, metrics, skipped))
     for benchmark in _reporting_benchmarks():
@@ -97,13 +103,29 @@ def _reporting_benchmarks() -> list:
     return [b for b in registry.all_benchmarks() if b.report]
 
 
+def rate_interval(errors: list, units: list, iterations: int = stats.ITERATIONS) -> tuple[float, float]:
+    """The percentile interval of a corpus rate, sum(errors) / sum(units), documents resampled: both sums are drawn
+    with one seed, so each replicate's two sums are over the same resampled documents."""
+    e = stats.resampled_sums(np.asarray(errors, dtype=float), iterations, stats.SEED)
+    u = stats.resampled_sums(np.asarray(units, dtype=float), iterations, stats.SEED)
+    return stats.interval(e[u > 0] / u[u > 0])
+
+
 def task_table(models: list[ModelScores]) -> dict:
     out = {}
     for m in models:
-        for task, (metric, reported, values) in m.tasks.items():
-            scored = [v for v in values.values() if v is not None]
-            row = {"metric": metric, "reported": reported, "n": len(scored)}
-            if scored:
+        for task, t in m.tasks.items():
+            keys = [k for k, v in t.values.items() if v is not None]
+            row = {"metric": t.metric, "reported": t.reported, "n": len(keys)}
+            if t.metric:
+                row.update(higher_is_better=t.higher_is_better, printed_as_percent=t.percent,
+                           statistic="corpus rate" if t.units is not None else "mean" if keys else "as reported")
+            if t.units is not None and sum(t.units[k] for k in keys):
+                errors, units = [t.values[k] for k in keys], [t.units[k] for k in keys]
+                low, high = rate_interval(errors, units)
+                row.update(value=sum(errors) / sum(units), low=low, high=high)
+            elif keys and t.units is None:
+                scored = [t.values[k] for k in keys]
                 low, high = stats.mean_interval(scored)
                 row.update(value=sum(scored) / len(scored), low=low, high=high)
             out.setdefault(task, {})[m.name] = row
@@ -113,20 +135,32 @@ def task_table(models: list[ModelScores]) -> dict:
 def compare(a: ModelScores, b: ModelScores) -> dict:
     out = {}
     for task in sorted(set(a.tasks) & set(b.tasks)):
-        metric_a, _, values_a = a.tasks[task]
-        metric_b, _, values_b = b.tasks[task]
-        if metric_a is None or metric_b is None:
-            out[task] = {"note": "not compared: no per-document score in " + ("either run" if metric_a == metric_b
-                         else f"{a.name if metric_a is None else b.name}")}
+        ta, tb = a.tasks[task], b.tasks[task]
+        if not ta.values or not tb.values:
+            out[task] = {"note": "not compared: no per-document score in " + ("either run" if ta.values == tb.values
+                         else f"{a.name if not ta.values else b.name}")}
             continue
-        if metric_a != metric_b:
-            out[task] = {"note": f"not compared: scored by {metric_a} in one run and {metric_b} in the other"}
+        if (ta.metric, ta.units is None) != (tb.metric, tb.units is None):
+            out[task] = {"note": f"not compared: scored by {ta.metric} in one run and {tb.metric} in the other"
+                         if ta.metric != tb.metric else f"not compared: {ta.metric} is recounted in one run only"}
             continue
-        shared = [k for k in values_a if k in values_b and values_a[k] is not None and values_b[k] is not None]
+        shared = [k for k in ta.values if k in tb.values and ta.values[k] is not None and tb.values[k] is not None
+                  and (ta.units is None or ta.units[k] == tb.units[k])]  # a rate: the same reference in both
         if not shared:
             out[task] = {"note": "not compared: no document scored by both"}
             continue
-        out[task] = {"metric": metric_a, **stats.paired([values_a[k] for k in shared], [values_b[k] for k in shared])}
+        a_values, b_values = [ta.values[k] for k in shared], [tb.values[k] for k in shared]
+        result = stats.paired(a_values, b_values)
+        if ta.units is not None:  # the difference of the two corpus rates; the sign-flip test is the same
+            units = [ta.units[k] for k in shared]
+            differences = [x - y for x, y in zip(a_values, b_values)]
+            if not sum(units):
+                out[task] = {"note": "not compared: the documents both scored have no reference words or characters"}
+                continue
+            low, high = rate_interval(differences, units)
+            result.update(difference=sum(differences) / sum(units), low=low, high=high)
+        out[task] = {"metric": ta.metric, "higher_is_better": ta.higher_is_better, "printed_as_percent": ta.percent,
+                     **result}
     return out
 
 
@@ -142,39 +176,56 @@ def cell(e: dict | None, scale: float = 1.0, digits: int = 1) -> str:
     return f"{e['value'] * scale:.{digits}f} [{e['low'] * scale:.{digits}f}, {e['high'] * scale:.{digits}f}]"
 
 
+def metric_label(row: dict) -> str:
+    """The metric as the tables name it, with its scale and direction where they are not a plain higher-is-better
+    number: ``wer (%, lower is better)``."""
+    said = [s for s in ("%" if row.get("printed_as_percent") else "", "" if row.get("higher_is_better", True)
+                        else "lower is better") if s]
+    return f"{row['metric']} ({', '.join(said)})" if said else row["metric"]
+
+
+def _task_cell(r: dict) -> str:
+    scale, digits = (100, 2) if r.get("printed_as_percent") else (1, 3)
+    if "value" in r:
+        return f"{cell(r, scale, digits)} (n={r['n']})"
+    if r.get("reported") is not None:
+        return f"{r['reported'] * scale:.{digits}f} (as reported; no interval)"
+    return "no per-document score"
+
+
 def markdown(report: dict) -> str:
     lines = []
     for benchmark in _reporting_benchmarks():
         if benchmark.key in report:
             lines += benchmark.report_module().markdown(report[benchmark.key], report["synthetic_sample"])
     names = report["models"]
+    rows = [r for per_model in report["tasks"].values() for r in per_model.values() if r.get("metric")]
     lines += ["", "## Per task", "", "Headline metric per task, mean over documents [95% bootstrap interval]; "
-              "n = documents scored.", "",
+              "n = documents scored."]
+    if any(r["statistic"] == "corpus rate" for r in rows):
+        lines[-1] += (" An error rate (%) is the corpus rate, the errors over the reference words or characters of "
+                      "the documents scored, recounted from the logged answers; its interval resamples documents.")
+    lines += ["",
               "| task | metric | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for task, per_model in report["tasks"].items():
-        metric = next((r["metric"] for r in per_model.values() if r["metric"]), None)
-        cells = []
-        for n in names:
-            r = per_model.get(n)
-            if not r:
-                cells.append("–")
-            elif "value" in r:
-                cells.append(f"{cell(r, 1, 3)} (n={r['n']})")
-            else:
-                cells.append("no per-document score")
-        lines.append(f"| {task} | {metric or '–'} | " + " | ".join(cells) + " |")
+        labels = list(dict.fromkeys(metric_label(r) for r in per_model.values() if r["metric"]))
+        cells = [_task_cell(per_model[n]) if n in per_model else "–" for n in names]
+        lines.append(f"| {task} | {' / '.join(labels) or '–'} | " + " | ".join(cells) + " |")
     if report.get("comparison"):
         a, b = report["comparison"]["a"], report["comparison"]["b"]
         lines += ["", f"## Paired comparison: {a} minus {b}", "",
                   "Same documents only; difference of means, its paired bootstrap 95% interval, and a two-sided "
-                  "sign-flip permutation p-value (10,000 permutations).", "",
+                  "sign-flip permutation p-value (10,000 permutations). For a metric marked lower is better, a "
+                  f"negative difference means {a} is better; an error rate's is the difference of the corpus rates, in "
+                  "percentage points.", "",
                   "| task | metric | n | difference | 95% interval | p |", "|---|---|---|---|---|---|"]
         for task, r in report["comparison"]["tasks"].items():
             if "note" in r:
                 lines.append(f"| {task} | – | – | {r['note']} | | |")
             else:
-                lines.append(f"| {task} | {r['metric']} | {r['n']} | {r['difference']:+.3f} | "
-                             f"[{r['low']:+.3f}, {r['high']:+.3f}] | {r['p_value']:.4f} |")
+                k, d = (100, 2) if r.get("printed_as_percent") else (1, 3)
+                lines.append(f"| {task} | {metric_label(r)} | {r['n']} | {r['difference'] * k:+.{d}f} | "
+                             f"[{r['low'] * k:+.{d}f}, {r['high'] * k:+.{d}f}] | {r['p_value']:.4f} |")
     if any(report.get("sub_categories", {}).values()):
         lines += ["", "## Sub-categories", "", "Each group's accuracy per sub-category over all its tasks, by the "
                   "official rule (official_acc), as the official scripts print it.", "",
@@ -183,7 +234,7 @@ def markdown(report: dict) -> str:
             for group, values in sorted(groups.items()):
                 for value, entry in sorted(values.items()):
                     lines.append(f"| {model} | {group} | {value} | {entry['items']} | {entry['accuracy']:.3f} |")
-    if report.get("data_sources"):
+    if any(report.get("data_sources", {}).values()):
         lines += ["", "## Data", "", "| model | data | source |", "|---|---|---|"]
         for model, sources in report["data_sources"].items():
             for data, record in sources.items():
@@ -192,6 +243,15 @@ def markdown(report: dict) -> str:
         lines += ["", "Runs under ablated audio, kept out of the tables above (`diagnose` reads them; its "
                   "diagnose_<date>.md has their scores):"]
         lines += [f"- {name}: " + ", ".join(found) for name, found in report["conditions"].items()]
+    if report.get("runs_not_read"):
+        lines += ["", "## Runs read", "", "A task run more than once in a model's folder is read from its newest run "
+                  "only. To report another run, pass its results file (beside the folder, it is a model of its own, "
+                  "compared with the folder's when they are the only two)."]
+        for model, entries in report["runs_not_read"].items():
+            for e in entries:
+                older = e["not_read"]
+                lines.append(f"- {model}: {', '.join(e['tasks'])}: read from {e['read']}; not read: {', '.join(older)} "
+                             f"(to report {'it' if len(older) == 1 else 'one'}: `lm-eval-audio report {older[0]}`)")
     if report["notes"]:
         lines += ["", "Notes:"] + [f"- {n}" for n in report["notes"]]
     return "\n".join(lines).lstrip() + "\n"
@@ -208,7 +268,9 @@ def data_source_text(record: dict) -> str:
         if off:
             text += "; against them: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in off.items())
         return text
-    return f"{record.get('local_folder')} (metadata sha256 {str(record.get('metadata_sha256', ''))[:16]})"
+    if not record.get("metadata_sha256"):  # no file was read, so no digest was made
+        return f"{record.get('local_folder')} (no file read)"
+    return f"{record.get('local_folder')} (metadata sha256 {str(record['metadata_sha256'])[:16]})"
 
 
 def _sub_categories(runs: list[Run]) -> dict:
@@ -248,10 +310,13 @@ def plots(report: dict, folder: str) -> list[str]:
     for benchmark in _reporting_benchmarks():
         if report.get(benchmark.key):
             panels += benchmark.report_module().panels(report[benchmark.key], names, bool(report["synthetic_sample"]))
-    if not panels:
-        tasks = list(report["tasks"])
-        panels.append(("per task", tasks, 1, "headline metric",
-                       {n: {t: report["tasks"][t].get(n) for t in tasks} for n in names}))
+    if not panels:  # a lower-is-better metric's bars say so under them
+        tasks = {t: t + ("\n(lower is better)" if any(not r.get("higher_is_better", True) for r in rows.values())
+                         else "") for t, rows in report["tasks"].items()}
+        fractions = any(r.get("printed_as_percent") for rows in report["tasks"].values() for r in rows.values())
+        panels.append(("per task", list(tasks.values()), 1, "headline metric" + (" (error rates as fractions)"
+                                                                                  if fractions else ""),
+                       {n: {label: report["tasks"][t].get(n) for t, label in tasks.items()} for n in names}))
     fig, axes = plt.subplots(1, len(panels), figsize=(6 * len(panels), 4), squeeze=False)
     for ax, (title, cols, scale, label, values) in zip(axes[0], panels):
         x = np.arange(len(cols))
@@ -272,16 +337,23 @@ def plots(report: dict, folder: str) -> list[str]:
     plt.close(fig)
     written.append(path)
     for n in names:
+        left_out = ""
         spokes = next((found for b in _reporting_benchmarks() if n in report.get(b.key, {})
                        for found in [b.report_module().radar(report[b.key][n])] if found), None)
         if spokes:
             axes_names, radii = spokes
-        else:
-            axes_names = [t for t, r in report["tasks"].items() if r.get(n, {}).get("value") is not None]
+        else:  # outward is better on every spoke: a lower-is-better metric has no spoke
+            scored = [t for t, r in report["tasks"].items() if r.get(n, {}).get("value") is not None]
+            axes_names = [t for t in scored if report["tasks"][t][n]["higher_is_better"]]
             radii = [report["tasks"][t][n]["value"] for t in axes_names]
+            if len(axes_names) < len(scored):
+                left_out = (f"; left out, as lower is better and outward is better on its spokes: "
+                            + ", ".join(t for t in scored if t not in axes_names))
         if len(axes_names) < 3:
-            report["notes"].append(f"{n}: no radar plot (needs 3 or more tasks, has {len(axes_names)})")
+            report["notes"].append(f"{n}: no radar plot (needs 3 or more tasks, has {len(axes_names)}{left_out})")
             continue
+        if left_out:
+            report["notes"].append(f"{n}: the radar plot{left_out}")
         angles = np.linspace(0, 2 * np.pi, len(axes_names), endpoint=False)
         fig = plt.figure(figsize=(6, 6))
         ax = fig.add_subplot(projection="polar")
@@ -322,6 +394,8 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
            for b in _reporting_benchmarks()},
         "tasks": task_table(models),
         "notes": [n for m in models for n in m.notes],
+        # per model, the tasks its folder holds more than one run of: the results file read, the older ones not
+        "runs_not_read": {m.name: m.runs_not_read for m in models if m.runs_not_read},
         # per model, the ablated audio conditions it was also run under (diagnose's), kept out of the tables
         "conditions": dict(conditions or {}),
         # models whose items (of a benchmark with report tables) are its bundled synthetic sample's

@@ -84,6 +84,8 @@ class Run:
     path: Path
     results: dict
     _samples: dict[str, list[dict]] = field(default_factory=dict)
+    # task -> the older results files of the same model (its folder) that also hold it, not read for it (``find``)
+    not_read: dict[str, list[Path]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -133,7 +135,8 @@ def find(paths: list[str]) -> list[list[Run]]:
 
     A file is one model. A folder gives one model per folder below it that holds results
     (lm-eval's folder per model): its newest run, and older runs only for the tasks no
-    newer run has (``airbench_foundation`` run on Monday, ``airbench_chat`` on Tuesday)."""
+    newer run has (``airbench_foundation`` run on Monday, ``airbench_chat`` on Tuesday). The run a task is read
+    from records the older files that hold it too (``Run.not_read``), for the report to say so."""
     models = []
     for given in paths:
         path = Path(given)
@@ -148,12 +151,14 @@ def find(paths: list[str]) -> list[list[Run]]:
         if not by_folder:
             raise ResultsError(f"{path}: no results_*.json below this folder; run lm_eval with --output_path first")
         for folder in sorted(by_folder):
-            runs, covered = [], set()
+            runs, covered = [], {}  # task -> the run it is read from
             for file in reversed(by_folder[folder]):  # names sort by date
                 run = load(file)
-                if set(run.tasks()) - covered:
+                for task in set(run.tasks()) & set(covered):
+                    covered[task].not_read.setdefault(task, []).append(run.path)
+                if set(run.tasks()) - set(covered):
                     runs.append(run)
-                    covered |= set(run.tasks())
+                    covered.update({task: run for task in run.tasks() if task not in covered})
             models.append(runs)
     return models
 
@@ -224,3 +229,99 @@ def choose_metric(task: str, reported: dict, samples: list[dict], wanted: list[s
             continue
         return metric, None
     return None, "; ".join(reasons) or f"reports none of {', '.join(wanted)} (choose one with --metric)"
+
+
+def error_rate_metrics() -> frozenset[str]:
+    """The corpus error rates the speech tasks report (``wer``, ``cer``: the metrics of the text normalization
+    rules), fractions of the reference's words or characters."""
+    from lm_eval_audio.metrics.text_normalizers import RULES
+
+    return frozenset(rule.metric for rule in RULES.values())
+
+
+def higher_is_better(results: dict, task: str, metric: str) -> bool:
+    """Whether a higher ``metric`` is better for ``task``, as lm-eval recorded it (the results' ``higher_is_better``
+    map); where it recorded nothing, every metric but an error rate is."""
+    said = ((results.get("higher_is_better") or {}).get(task) or {}).get(metric)
+    return said if isinstance(said, bool) else metric not in error_rate_metrics()
+
+
+def edit_counts(sample: dict, metric: str) -> tuple[int, int] | None:
+    """One document's (errors, reference units) of a corpus error rate, recounted from the logged document
+    (``reference`` and ``scoring``, the rule) and answer as ``metrics.speech_to_text`` counted them; None for a
+    document whose clip could not be played (left out of the rate). Raises KeyError when the sample does not say."""
+    from lm_eval_audio.metrics import error_rates
+    from lm_eval_audio.metrics.text_normalizers import RULES
+
+    doc = sample.get("doc") or {}
+    rule = RULES.get(doc.get("scoring"))
+    answers = sample.get("filtered_resps")
+    if rule is None or rule.metric != metric or not isinstance(doc.get("reference"), str) or not answers:
+        raise KeyError(metric)
+    if doc.get("audio_problem"):
+        return None
+    counted = error_rates.counts(doc["reference"], str(answers[0]), rule)
+    return counted.errors, counted.length
+
+
+@dataclass
+class TaskScore:
+    """What ``report`` reads a task of one run by (``score_task``)."""
+
+    metric: str | None  # None: nothing to read (``why`` says so)
+    reported: float | None = None  # the number lm-eval reported for it
+    values: dict = field(default_factory=dict)  # document key -> score (None: unscored); a corpus error rate's errors
+    units: dict | None = None  # a corpus error rate's reference units per document: its value is errors over units
+    higher_is_better: bool = True
+    percent: bool = False  # an error rate: a fraction, printed as %
+    why: str | None = None  # why it has no per-document score, or none at all
+
+
+def _reported_metrics(reported: dict) -> list[str]:
+    from lm_eval_audio.benchmarks import registry
+
+    counts = registry.count_metrics()
+    names = (key.partition(",")[0] for key in reported if "," in key)
+    return list(dict.fromkeys(n for n in names if not n.endswith("_stderr") and n not in counts))
+
+
+def score_task(run: Run, task: str, samples: list[dict], metrics: list[str], key) -> TaskScore:
+    """The first of ``metrics`` with per-document values (``key(sample)`` keys them): a score per document, or a
+    corpus error rate's errors and reference units recounted per document (``edit_counts``), which must give the
+    rate lm-eval reported. Failing that, the first that lm-eval reported a number for, without them."""
+    reported = run.tasks().get(task, {})
+    reasons, fallback = [], None
+    for metric in metrics:
+        value = run.metric(task, metric)
+        direction = {"higher_is_better": higher_is_better(run.results, task, metric),
+                     "percent": metric in error_rate_metrics()}
+        found, why = choose_metric(task, reported, samples, [metric])
+        if found:
+            return TaskScore(metric, value, {key(s): item_value(s, metric) for s in samples}, **direction)
+        if value is not None and metric in error_rate_metrics():
+            try:
+                counted = {key(s): edit_counts(s, metric) for s in samples}
+            except KeyError:
+                why = f"{metric} is corpus-level, and the sample log has no reference and answer to recount it from"
+            else:
+                kept = [c for c in counted.values() if c is not None]
+                total = sum(c[1] for c in kept)
+                if total and abs(sum(c[0] for c in kept) / total - value) < 1e-9:
+                    return TaskScore(metric, value, {k: c and c[0] for k, c in counted.items()},
+                                     {k: c and c[1] for k, c in counted.items()}, **direction)
+                why = (f"{metric} recounted from the logged answers is not the {value:.4f} reported (was it scored "
+                       "by another version of the normalization rule?)")
+        if reported_value(reported, metric) is not None:
+            reasons.append(why)
+        if value is not None and fallback is None:
+            fallback = TaskScore(metric, value, **direction)
+    if fallback is not None:
+        fallback.why = "; ".join(reasons) + "; its reported value is shown, with no interval"
+        return fallback
+    if reasons:
+        return TaskScore(None, why="; ".join(reasons))
+    others = [f"{m}{'' if higher_is_better(run.results, task, m) else ' (lower is better)'}"
+              for m in _reported_metrics(reported)]
+    return TaskScore(None, why=f"reports none of {', '.join(metrics)}" + (
+        f"; it reports {', '.join(others)}: choose with --metric {_reported_metrics(reported)[0]}" if others
+        else " (choose one with --metric)"))
