@@ -43,7 +43,7 @@ def test_smoke_test_judge_numbers_are_marked_in_their_rows_and_real_ones_are_not
     assert any(re.search(r"\|exact_match *\|↑ *\|0\.1429 *\|", r) for r in foundation), table  # a rule: no mark
     assert any("|score " in r and "NaN (smoke-test judge)" in r for r in _rows(table, "airbench_sample_chat")), table
     assert any("0.1714 (smoke-test judge)" in r for r in _rows(table, "airbench_sample")), table  # the group's copy
-    assert any(re.search(r"\|judge_score *\|[^|]*\|0\.6200 *\|", r) for r in _rows(table, "audiobench_aqa")), table
+    assert any(re.search(r"\|judge_score *\|[^|]*\|0\.6200 \(0-100\) *\|", r) for r in _rows(table, "audiobench_aqa")), table
     assert results["results"]["airbench_sample_foundation"]["gpt_align,none"] == 0.1714  # the results keep numbers
 
 
@@ -57,3 +57,37 @@ def test_the_table_says_which_average_airbench_rows_are():
                                    "`lm-eval-audio report` gives those"), table
     assert "AIR-Bench" not in lm_eval.utils.make_table({**results, "results": {"spoken_digits": {"acc,none": 0.5}}})
 
+
+
+def test_each_number_says_its_scale_where_it_is_no_fraction_of_one():
+    results = {"results": {
+        "fleurs_asr_sample_en_us": {"alias": "fleurs_asr_sample_en_us", "wer,none": 12.8889, "wer_stderr,none": "N/A"},
+        "covost2_sample_en_ja": {"alias": "covost2_sample_en_ja", "bleu,none": 25.0},
+        "voicebench_sample_advbench": {"alias": "voicebench_sample_advbench", "leaderboard_score,none": 50.0,
+                                       "refusal_rate,none": 0.5},
+        "airbench_sample_chat": {"alias": "airbench_sample_chat", "score,none": 6.5},
+    }, "versions": {}, "n-shot": {}, "higher_is_better": {}}
+    table = lm_eval.utils.make_table(results)
+    assert re.search(r"\|wer *\|[^|]*\|12\.8889 \(fraction; 1288\.89 %\) *\|", table), table
+    assert "|25.0000 (0-100)" in table and "|50.0000 (0-100)" in table and "|6.5000 (1-10)" in table, table
+    assert re.search(r"\|refusal_rate *\|[^|]*\|0\.5000 *\|", table), table  # a fraction of 1: as lm-eval prints it
+
+
+def test_every_nan_in_the_table_has_its_reason_under_it():
+    from lm_eval_audio.storage import run_state
+
+    state = run_state.current()
+    state.null_reasons["voicebench_sample_commoneval"] = {"leaderboard_score": "no judge is configured: set X"}
+    run_state.finish()
+    results = {"results": {
+        "voicebench_sample": {"alias": "voicebench_sample", "leaderboard_score,none": float("nan")},
+        "voicebench_sample_commoneval": {"alias": " - commoneval", "leaderboard_score,none": float("nan")},
+        "mmsu_sample": {"alias": "mmsu_sample", "official_acc,none": float("nan")},
+    }, "group_subtasks": {"voicebench_sample": ["voicebench_sample_commoneval"]},
+        "versions": {}, "n-shot": {}, "higher_is_better": {}}
+    table = lm_eval.utils.make_table(results)
+    reasons = table[table.index("NaN in the table above, why:"):]
+    assert "  voicebench_sample_commoneval leaderboard_score: no judge is configured: set X" in reasons, table
+    assert ("  voicebench_sample leaderboard_score: from voicebench_sample_commoneval: no judge is configured: set X"
+            in reasons), table
+    assert "  mmsu_sample official_acc: nothing was scored for it" in reasons, table  # no reason given: said so

@@ -37,6 +37,9 @@ class Benchmark:
     check_data: Callable[[list[str], dict], None] | None = None
     count_metrics: tuple[str, ...] = ()  # metrics that count items: printed apart from the scores, as integers
     rate_metrics: dict[str, str] = field(default_factory=dict)  # metric -> what its rate is ("parse rate")
+    # metric -> its scale where it is no fraction of 1 ("1-10", "0-100"), said beside it in the printed table; a
+    # metric named <metric>_<anything> (a variant: judge_score_template_mean) has its scale too
+    scales: dict[str, str] = field(default_factory=dict)
     headline_metrics: tuple[str, ...] = ()  # the score diagnose and report read a task by, first found wins
     thresholds: dict[str, float] = field(default_factory=dict)  # graded score -> the least that counts as right
     judge_metrics: tuple[str, ...] = ()  # metrics whose value is an LLM judge's verdict
@@ -187,6 +190,17 @@ def rate_metrics() -> dict[str, str]:
     out: dict[str, str] = {}
     for benchmark in all_benchmarks():
         out.update(benchmark.rate_metrics)
+    return out
+
+
+def scales() -> dict[str, str]:
+    """Each metric's scale where it is no fraction of 1, or a fraction printed as one (error rates): the shared
+    metrics' (``metrics.scales``), then each benchmark's."""
+    from lm_eval_audio.metrics.scales import SHARED_SCALES
+
+    out = dict(SHARED_SCALES)
+    for benchmark in all_benchmarks():
+        out.update(benchmark.scales)
     return out
 
 

@@ -1,6 +1,6 @@
-"""The command line: the plugin's errors as one line and exit status 2, the data checked before the model loads
-(``lm_eval.__main__``), and the printed table with our counts apart (``lm_eval.utils``); the module docstring
-of ``lm_eval_audio.harness.patches`` says what each does and why."""
+"""The command line: the run's command as lm-eval parsed it (``lm_eval.config.evaluate_config``), checked before the
+model loads, and the plugin's errors as one line and exit status 2 (``lm_eval._cli.run``); the module docstring of
+``lm_eval_audio.harness.patches`` says what each does and why."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import sys
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.endpoints.model_args import refuse_secrets
 from lm_eval_audio.harness import targets
 from lm_eval_audio.model_wrappers.registry import MODELS
@@ -243,104 +242,3 @@ def check_before_the_model_loads(command: RunCommand) -> None:
         wrapper = getattr(importlib.import_module(module), name)
         if hasattr(wrapper, "check_before_loading"):
             wrapper.check_before_loading(command.model_args, command.device)
-
-
-# --- lm_eval.utils -----------------------------------------------------------------------
-
-def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
-    """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
-    items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
-    such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
-    from lm_eval_audio.benchmarks import registry
-    from lm_eval_audio.model_wrappers.failed_requests import failed_documents
-
-    rows = result_dict.get(column)
-    if not isinstance(rows, dict):
-        return result_dict, {}
-    ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
-    failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
-    view, counts = {}, {}
-    count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
-    smoke_judged, judge_metrics = smoke_judged_rows(result_dict), registry.judge_metrics()
-    arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
-    for task, metrics in rows.items():
-        if task not in ours or not isinstance(metrics, dict):
-            view[task] = metrics
-            if task in failed and isinstance(metrics, dict):  # a user's own task run with one of our models
-                counts[str(metrics.get("alias", task)).strip(" -")] = {"failed_items": len(failed[task])}
-            continue
-        metrics = dict(metrics)
-        counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
-        for key, value in list(metrics.items()):
-            name = key.partition(",")[0]
-            if name.removesuffix("_stderr") in count_metrics:
-                value = metrics.pop(key)
-                if name in count_metrics and isinstance(value, (int, float)) and value == value:
-                    counted[name] = int(value)
-            elif task in smoke_judged and name in judge_metrics and isinstance(value, (int, float)):
-                # where the number is, as PARTIAL is: the bundled 135M judge checks the pipeline, not the answers
-                metrics[key] = f"{'NaN' if value != value else f'{value:.4f}'} (smoke-test judge)"
-            elif isinstance(value, float) and value != value:
-                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
-            elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
-                metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
-                arrows.setdefault(task, {})[name] = None
-        view[task] = metrics
-        if counted:
-            counts[str(metrics.get("alias", task)).strip(" -")] = counted
-    return {**result_dict, column: view, "higher_is_better": arrows}, counts
-
-
-def smoke_judged_rows(result_dict: dict) -> set[str]:
-    """The tasks whose judge metrics the bundled smoke-test judge gave, and the groups holding one of them."""
-    from lm_eval_audio.judges.smoke_test_judge import judged_by_it
-
-    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if judged_by_it(result_dict, task)}
-    members = result_dict.get("group_subtasks") or {}
-
-    def holds_one(group: str) -> bool:
-        return any(m in smoke or (m in members and m != group and holds_one(m)) for m in members.get(group, ()))
-
-    return smoke | {group for group in members if holds_one(group)}
-
-
-def counts_table(counts: dict[str, dict[str, int]]) -> str:
-    from lm_eval_audio.benchmarks import registry
-
-    names = [m for m in registry.count_metrics() if any(m in c for c in counts.values())]
-    lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
-             "|---|" + "---:|" * len(names)]
-    lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]
-    failed = {task: c["failed_items"] for task, c in counts.items() if c.get("failed_items")}
-    if failed:
-        lines.append(
-            f"failed_items: {sum(failed.values())} item(s) in {', '.join(failed)} whose request failed for good were "
-            "scored wrong (multiple choice: no right choice counts as picked, in every metric; generation: the "
-            "empty answer, which the task's metric scores) and stay in the denominator (the reasons: "
-            "lm_eval_audio_data.failed_requests in the results; a re-run with --use_cache asks only these again)"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def table_notes(result_dict: dict, column: str) -> str:
-    """What the benchmarks of the table's tasks say of its numbers (their ``table_note``), a line each."""
-    from lm_eval_audio.benchmarks import registry
-
-    ours = our_task_names()
-    benchmarks = {registry.of_task(t) for t in result_dict.get(column) or {} if t in ours} - {None}
-    notes = sorted({b.table_note for b in benchmarks if b.table_note})
-    return "".join(f"{note}\n" for note in notes)
-
-
-def on_utils(module) -> None:
-    def make(original):
-        def make_table(result_dict, column: str = "results", *args, **kwargs):
-            view, counts = table_view(result_dict, column)
-            table = original(view, column, *args, **kwargs)
-            if counts:
-                table += "\n" + counts_table(counts)
-            return table + table_notes(result_dict, column) if column == "results" else table
-
-        return make_table
-
-    wrap(module, "make_table", make)

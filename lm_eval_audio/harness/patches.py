@@ -1,7 +1,7 @@
 """The plugin's extensions of lm-eval 0.4.13, one function per lm-eval module, kept by concern in
 ``task_patches`` (models and tasks into lm-eval), ``task_building`` (our tasks and groups as lm-eval builds
 them), ``request_cache`` (``--use_cache`` for our models), ``run_patches`` (the run, the files beside the
-results) and ``cli_patches`` (the command line and the printed table); :data:`PATCHES` maps each watched
+results), ``cli_patches`` (the command line) and ``printed_table`` (the printed table); :data:`PATCHES` maps each watched
 lm-eval module to its patch.
 
 Nine lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
@@ -46,7 +46,8 @@ its records (``log_redaction``: it logs the model arguments before our wrappers 
 
 from __future__ import annotations
 
-from lm_eval_audio.harness.cli_patches import on_cli_run, on_evaluate_config, on_utils
+from lm_eval_audio.harness.cli_patches import on_cli_run, on_evaluate_config
+from lm_eval_audio.harness.printed_table import on_utils
 from lm_eval_audio.harness.request_cache import on_api_model
 from lm_eval_audio.harness.run_patches import on_evaluation_tracker, on_evaluator
 from lm_eval_audio.harness.task_building import on_task_factory

@@ -23,6 +23,7 @@ from lm_eval_audio.metrics.text_normalizers import rule_named
 
 log = logging.getLogger("lm_eval.audio")
 BLEU_PREFIX = "bleu:"
+NOTHING_HEARD = "no item's clip could be played (audio_missing counts them; the results name why under lm_eval_audio_data)"
 
 
 def metric_of(scoring: str) -> str:
@@ -59,7 +60,7 @@ def error_rate(items: list[dict], task) -> float:
     aggregation of ``wer`` or ``cer``)."""
     heard, scoring = _heard(items, task)
     if scoring is None:
-        return float("nan")
+        return task.not_a_number(metric_of(items[0]["scoring"]) if items else "wer", NOTHING_HEARD)
     return error_rates.rate(error_rates.total(error_rates.counts(i["reference"], i["response"], scoring)
                                               for i in heard))
 
@@ -68,6 +69,6 @@ def bleu(items, task):
     """Corpus BLEU (0-100) over the items the model heard, tokenized for the target language."""
     heard, scoring = _heard(items, task)
     if scoring is None:
-        return float("nan")
+        return task.not_a_number("bleu", NOTHING_HEARD)
     return bleu_metric.corpus_bleu([i["response"] for i in heard], [i["reference"] for i in heard],
                                    scoring[len(BLEU_PREFIX):])

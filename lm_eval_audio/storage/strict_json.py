@@ -37,11 +37,13 @@ def strict_results(results: dict, reasons: dict[str, dict[str, str]]) -> dict:
     clean = finite_copy(results, found=found)
     if found:
         members = results.get("group_subtasks") or {}
-        clean[REASONS_KEY] = {".".join(path): _reason(path, reasons, members) for path in found}
+        clean[REASONS_KEY] = {".".join(path): reason_for(path, reasons, members) for path in found}
     return clean
 
 
-def _reason(path: tuple, reasons: dict[str, dict[str, str]], members: dict[str, list[str]]) -> str:
+def reason_for(path: tuple, reasons: dict[str, dict[str, str]], members: dict[str, list[str]]) -> str:
+    """Why the number at ``path`` (``("results", task, "metric,filter")``) is not one: its aggregation's reason, or a
+    group's first member's that gave one."""
     if len(path) == 3 and path[0] in ("results", "groups"):
         metric = path[2].partition(",")[0]
         if metric.endswith("_stderr"):

@@ -24,6 +24,7 @@ BENCHMARK = Benchmark(
     headline_metrics=("gpt_align", "score", "exact_match"),
     # "Right" for a chat answer: 7 of 10 and above (the mean of the judge's two passes)
     thresholds={"score": 7.0},
+    scales={"score": "1-10", "reference_score": "1-10"},
     report="lm_eval_audio.tasks.airbench.report",
     table_note=("AIR-Bench: each row is lm-eval's mean over items (a group's over all its items); the paper's Table 3 "
                 "averages categories, each the mean of its tasks: `lm-eval-audio report` gives those"),

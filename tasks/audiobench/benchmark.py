@@ -22,6 +22,7 @@ BENCHMARK = Benchmark(
     count_metrics=("judge_failures",),
     without_judge="AudioBench captioning: meteor, without judge_score",
     judge_metrics=("judge_score",),
+    scales={"judge_score": "0-100"},  # the 0-5 rubric x20, the binary judge x100, as the toolkit reports them
     headline_metrics=("judge_score", "meteor"),
     # "Right" for a judged answer: rubric 3 of 5 and above (x20; the binary judges give 0 or 100); METEOR half
     thresholds={"judge_score": 60.0, "meteor": 0.5},

@@ -85,7 +85,12 @@ def spread(name, per_item, combine):
 
     def aggregation(statistic: str):
         def aggregate(items, task):
-            return stats(items, task, report=statistic == "mean")[statistic]
+            value = stats(items, task, report=statistic == "mean")[statistic]
+            if value != value:
+                return task.not_a_number(f"{name}_template_{statistic}", f"no template of the sweep has a {name} (each "
+                                         "template's items all unjudged or unanswered: the judge log and "
+                                         "failed_items say which)")
+            return value
 
         return aggregate
 

@@ -39,7 +39,8 @@ def judge_acc(items: list[dict], task) -> float:
     pairs = [(i, float(v)) for i, v in zip(items, verdicts) if v is not None]
     task.note_for_task("official_breakdown", "judge_acc", {"category": accuracy_by("category", pairs)})
     if not pairs:
-        return float("nan")
+        return task.not_a_number("judge_acc", f"the judge gave a verdict on none of the {len(items)} item(s) "
+                                 "(judge_failures counts them): check its endpoint and the judge log beside the results")
     acc = sum(s for _, s in pairs) / len(pairs)
     task.report_stderr("judge_acc", proportion_stderr(acc, len(pairs)))
     return acc

@@ -18,6 +18,8 @@ BENCHMARK = Benchmark(
     count_metrics=("judge_failures", *COUNT_METRICS, "instructions_unchecked"),
     rate_metrics=RATE_METRICS,
     without_judge="MMAU-Pro closed: official_acc and pattern_acc, without glitters_acc",
-    judge_metrics=JUDGE_METRICS,
+    # the open-ended questions' judge (the closed ones' performance_score is the embedding match's, not a judge's)
+    judge_metrics=(*JUDGE_METRICS, "judge_overall", "judge_correctness", "good_response_rate", "poor_response_rate"),
+    scales={"judge_overall": "1-5", "judge_correctness": "1-5"},
     headline_metrics=HEADLINE_METRICS,
 )

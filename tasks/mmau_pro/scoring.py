@@ -172,7 +172,8 @@ def _instruction_rate(task, metric: str, items: list[dict]) -> float:
                     "script stops with an error; counted as not followed: %s", task.name, len(crashed),
                     "; ".join(f"id {i['uniq_id']} ({i['task_identifier']}: {i['script_error']})" for i in crashed[:5]))
     if not scores:
-        return float("nan")
+        return task.not_a_number(metric, "no instruction check could be scored (each item's clip missing, or its "
+                                 "check unchecked: instructions_unchecked counts those)")
     task.report_stderr(metric, mean_stderr(scores))
     return sum(scores) / len(scores)
 

@@ -66,7 +66,9 @@ def official_acc(items: list[dict], task) -> float:
     pairs = [(i, i["score"]) for i in counted]
     task.note_for_task("official_breakdown", "official_acc", {f: accuracy_by(f, pairs) for f in BREAKDOWN})
     if not counted:
-        return float("nan")
+        return task.not_a_number("official_acc", "every item was left out of mmsu_evaluation.py's denominator (no "
+                                 "answer it could read, or no clip: left_out_rate and audio_missing count them); "
+                                 "acc_all_items scores them wrong")
     acc = sum(i["score"] for i in counted) / len(counted)
     task.report_stderr("official_acc", proportion_stderr(acc, len(counted)))
     return acc

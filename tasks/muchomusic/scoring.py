@@ -47,8 +47,10 @@ def process_results(doc: dict, results: list) -> dict:
 
 
 def _subset_acc(items: list[dict], task, dimension: str) -> float:
-    if not all(i["matched"] for i in items):
-        return float("nan")  # which questions carry the dimension cannot all be told (data.load_docs said so)
+    if not all(i["matched"] for i in items):  # data.load_docs named the questions
+        return task.not_a_number(f"{dimension}_acc", "which questions carry the dimension cannot all be told: some "
+                                 "questions match no row of the official muchomusic.csv (named in the results under "
+                                 "lm_eval_audio_data); acc covers every question")
     tagged = [i for i in items if i[dimension]]
     task.report_item_scores(f"{dimension}_acc", [(i["doc_id"], i["score"] if i[dimension] else None) for i in items])
     per_dimension = {}
@@ -61,7 +63,7 @@ def _subset_acc(items: list[dict], task, dimension: str) -> float:
                   for name, v in sorted(per_dimension.items())}
     task.note_for_task("official_breakdown", f"{dimension}_acc", {"dimension": accuracies})
     if not tagged:
-        return float("nan")
+        return task.not_a_number(f"{dimension}_acc", f"no question of this run carries a {dimension} dimension")
     acc = sum(i["score"] for i in tagged) / len(tagged)
     task.report_stderr(f"{dimension}_acc", proportion_stderr(acc, len(tagged)))
     return acc

@@ -45,7 +45,7 @@ def acc(items: list[dict], task) -> float:
     task.note_for_task("official_breakdown", "acc", {f: accuracy_by(f, pairs) for f in ("class", "gender", "age")})
     task.report_item_scores("acc", [(i["doc_id"], i["score"]) for i in items])
     if not items:
-        return float("nan")
+        return task.not_a_number("acc", "the task has no item to score")
     value = sum(i["score"] for i in items) / len(items)
     task.report_stderr("acc", proportion_stderr(value, len(items)))
     return value

@@ -25,6 +25,8 @@ BENCHMARK = Benchmark(
     without_judge="VoiceBench: the rule-scored sets (MMSU, OpenBookQA, BBH, IFEval, AdvBench); the open-ended "
                   "sets and SD-QA's gpt_acc are answered and logged, not scored",
     judge_metrics=("gpt_score", "gpt_acc"),
+    # the leaderboard's columns are 0-100 (gpt_score x 20 for the open-ended sets); the judge rates 1-5
+    scales={"leaderboard_score": "0-100", "gpt_score": "1-5"},
     text_instead_of_audio={"voicebench_modality": "text"},
     # 0/1 per item first, as diagnose needs them (leaderboard_score is per item 0/100, and graded for the judged sets)
     headline_metrics=("official_acc", "gpt_acc", "refusal_rate", "prompt_level_strict_acc", "gpt_score",

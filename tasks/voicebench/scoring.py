@@ -166,6 +166,10 @@ def process_judged(doc: dict, results: list, task, metrics: tuple[str, ...]) -> 
     return {"audio_missing": float(missing), **{m: item for m in metrics if task.judged or m in kept}}
 
 
+NO_JUDGE = ("no judge is configured, and VoiceBench scores this set with its GPT judge only (its Overall too): set "
+            "OPENAI_API_KEY, or OPENAI_BASE_URL for any OpenAI-compatible server, or LM_EVAL_AUDIO_VOICEBENCH_JUDGE_*")
+
+
 def _unjudged(task) -> bool:
     if task.judged:
         return False
@@ -196,8 +200,8 @@ def gpt_score(items, task, metric: str = "gpt_score", scale: float = 1.0) -> flo
 
 
 def open_leaderboard(items, task):
-    if _unjudged(task):
-        return float("nan")
+    if _unjudged(task):  # the no-judge warning is said once per command
+        return task.not_a_number("leaderboard_score", NO_JUDGE, said=True)
     return gpt_score(items, task, "leaderboard_score", 20.0)
 
 
@@ -228,7 +232,9 @@ def _pedant_scores(items: list[dict], task) -> list[float] | None:
             task.note("unscored_metrics", f"{task.name}/panda_acc", f"{why}; {PEDANT_HOW}")
             if task.first_time_in_process(("pedant", "unavailable")):
                 log.warning("VoiceBench SD-QA: PEDANT (qa_metrics) cannot run here (%s): panda_acc and leaderboard_score "
-                          "are NaN; gpt_acc is reported. To score it, %s", why, PEDANT_HOW)
+                            "are NaN; %s. To score it, %s", why,
+                            "gpt_acc is reported" if task.judged else "gpt_acc needs a judge, and none is configured",
+                            PEDANT_HOW)
             return None
         return [float(pedant.evaluate([i["reference"].lower()], i["response"].lower(), i["prompt"].lower()))
                 for i in items if not i["missing"]]
@@ -236,18 +242,29 @@ def _pedant_scores(items: list[dict], task) -> list[float] | None:
     return task.remembered("voicebench_pedant", items, compute)
 
 
+PEDANT_UNAVAILABLE = "PEDANT (qa_metrics) cannot run here: {}"
+NO_CLIP_HEARD = "no item's clip was heard (every clip missing: audio_missing counts them)"
+
+
 def panda_acc(items, task) -> float:
     scores = _pedant_scores(items, task)
-    if scores is None:
-        return float("nan")
+    if scores is None:  # said once, as a warning, by _pedant_scores
+        return task.not_a_number("panda_acc", PEDANT_UNAVAILABLE.format(PEDANT_HOW), said=True)
     heard = [i for i in items if not i["missing"]]
     task.report_item_scores("panda_acc", [(i["doc_id"], s) for i, s in zip(heard, scores)])
-    return sum(scores) / len(scores) if scores else float("nan")
+    return sum(scores) / len(scores) if scores else task.not_a_number("panda_acc", NO_CLIP_HEARD)
 
 
 def qa_leaderboard(items, task) -> float:
     if _unjudged(task):
-        return float("nan")
+        return task.not_a_number("leaderboard_score", NO_JUDGE, said=True)
     verdicts = [v for v in _verdicts(items, task)[1] if v is not None]
-    gpt = sum(judges.qa_verdict(v)[0] for v in verdicts) / len(verdicts) if verdicts else float("nan")
-    return 100.0 * (panda_acc(items, task) + gpt) / 2
+    if not verdicts:
+        return task.not_a_number("leaderboard_score", "the judge answered for none of its items (judge_failures "
+                                 "counts them): check the judge's log beside the results")
+    gpt = sum(judges.qa_verdict(v)[0] for v in verdicts) / len(verdicts)
+    panda = panda_acc(items, task)
+    if panda != panda:
+        return task.not_a_number("leaderboard_score", "it is the mean of gpt_acc and panda_acc, and panda_acc is NaN: "
+                                 + PEDANT_UNAVAILABLE.format(PEDANT_HOW), said=True)
+    return 100.0 * (panda + gpt) / 2

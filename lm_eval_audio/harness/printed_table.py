@@ -1,0 +1,142 @@
+"""The table lm-eval prints (``lm_eval.utils.make_table``), with what each number is said where it stands: counts
+apart, as integers; rates without an arrow; the scale of a number not read as a fraction of 1; the smoke-test
+judge's numbers marked; under the table, why each NaN is one. Only the printed copy changes: the results JSON keeps
+every number where it was."""
+
+from __future__ import annotations
+
+from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.wrapping import wrap
+from lm_eval_audio.metrics.scales import scale_of, with_scale
+
+
+def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
+    """What lm-eval's printed table shows for our tasks, and their counts apart: ``{shown name: {count metric:
+    items}}``, ``failed_items`` (the documents whose request failed for good) included. Rates are named as
+    such, without ↑/↓. Only the printed copy changes; the results JSON keeps every number where it was."""
+    from lm_eval_audio.benchmarks import registry
+    from lm_eval_audio.model_wrappers.failed_requests import failed_documents
+
+    rows = result_dict.get(column)
+    if not isinstance(rows, dict):
+        return result_dict, {}
+    ours, groups = our_task_names(), set(result_dict.get("group_subtasks") or {})
+    failed = failed_documents(result_dict)  # documents: a multiple-choice item once, however many choices failed
+    view, counts = {}, {}
+    count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
+    smoke_judged, judge_metrics = smoke_judged_rows(result_dict), registry.judge_metrics()
+    metric_scales = registry.scales()
+    arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
+    for task, metrics in rows.items():
+        if task not in ours or not isinstance(metrics, dict):
+            view[task] = metrics
+            if task in failed and isinstance(metrics, dict):  # a user's own task run with one of our models
+                counts[str(metrics.get("alias", task)).strip(" -")] = {"failed_items": len(failed[task])}
+            continue
+        metrics = dict(metrics)
+        counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
+        for key, value in list(metrics.items()):
+            name = key.partition(",")[0]
+            if name.removesuffix("_stderr") in count_metrics:
+                value = metrics.pop(key)
+                if name in count_metrics and isinstance(value, (int, float)) and value == value:
+                    counted[name] = int(value)
+            elif task in smoke_judged and _judge_derived(name, judge_metrics) and isinstance(value, (int, float)):
+                # where the number is, as PARTIAL is: the bundled 135M judge checks the pipeline, not the answers
+                scale = scale_of(name, metric_scales)
+                shown = "NaN" if value != value else with_scale(value, scale) if scale else f"{value:.4f}"
+                metrics[key] = f"{shown} (smoke-test judge)"
+            elif isinstance(value, float) and value != value:
+                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
+            elif scale_of(name, metric_scales) and isinstance(value, (int, float)) and not isinstance(value, bool):
+                metrics[key] = with_scale(value, scale_of(name, metric_scales))
+            elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
+                metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
+                arrows.setdefault(task, {})[name] = None
+        view[task] = metrics
+        if counted:
+            counts[str(metrics.get("alias", task)).strip(" -")] = counted
+    return {**result_dict, column: view, "higher_is_better": arrows}, counts
+
+
+def _judge_derived(metric: str, judge_metrics) -> bool:
+    """A judge's metric, or one read off its verdicts (``gpt_align_official``: the official reading of the same
+    judge's replies)."""
+    return not metric.endswith("_stderr") and any(metric == m or metric.startswith(f"{m}_") for m in judge_metrics)
+
+
+def nan_reasons(result_dict: dict, column: str) -> str:
+    """Under the table, a line for each NaN of our tasks in it: task, metric, why and what to do (the reason its
+    aggregation gave, as the results file keeps it beside the null)."""
+    from lm_eval_audio.storage import run_state, strict_json
+
+    state = run_state.finished()
+    reasons = state.null_reasons if state is not None else {}
+    members = result_dict.get("group_subtasks") or {}
+    ours, lines = our_task_names(), []
+    for task, metrics in (result_dict.get(column) or {}).items():
+        if task not in ours or not isinstance(metrics, dict):
+            continue
+        for key, value in metrics.items():
+            name = key.partition(",")[0]
+            if isinstance(value, float) and value != value and not name.endswith("_stderr"):
+                why = strict_json.reason_for((column, task, key), reasons, members).removeprefix("not a number: ")
+                lines.append(f"  {task} {name}: {why}")
+    if not lines:
+        return ""
+    return "NaN in the table above, why:\n" + "\n".join(lines) + "\n"
+
+
+def smoke_judged_rows(result_dict: dict) -> set[str]:
+    """The tasks whose judge metrics the bundled smoke-test judge gave, and the groups holding one of them."""
+    from lm_eval_audio.judges.smoke_test_judge import judged_by_it
+
+    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if judged_by_it(result_dict, task)}
+    members = result_dict.get("group_subtasks") or {}
+
+    def holds_one(group: str) -> bool:
+        return any(m in smoke or (m in members and m != group and holds_one(m)) for m in members.get(group, ()))
+
+    return smoke | {group for group in members if holds_one(group)}
+
+
+def counts_table(counts: dict[str, dict[str, int]]) -> str:
+    from lm_eval_audio.benchmarks import registry
+
+    names = [m for m in registry.count_metrics() if any(m in c for c in counts.values())]
+    lines = ["Counts per task (items, not scores):", "|Task|" + "|".join(names) + "|",
+             "|---|" + "---:|" * len(names)]
+    lines += [f"|{task}|" + "|".join(str(c[m]) if m in c else "–" for m in names) + "|" for task, c in counts.items()]
+    failed = {task: c["failed_items"] for task, c in counts.items() if c.get("failed_items")}
+    if failed:
+        lines.append(
+            f"failed_items: {sum(failed.values())} item(s) in {', '.join(failed)} whose request failed for good were "
+            "scored wrong (multiple choice: no right choice counts as picked, in every metric; generation: the "
+            "empty answer, which the task's metric scores) and stay in the denominator (the reasons: "
+            "lm_eval_audio_data.failed_requests in the results; a re-run with --use_cache asks only these again)"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def table_notes(result_dict: dict, column: str) -> str:
+    """What the benchmarks of the table's tasks say of its numbers (their ``table_note``), a line each."""
+    from lm_eval_audio.benchmarks import registry
+
+    ours = our_task_names()
+    benchmarks = {registry.of_task(t) for t in result_dict.get(column) or {} if t in ours} - {None}
+    notes = sorted({b.table_note for b in benchmarks if b.table_note})
+    return "".join(f"{note}\n" for note in notes)
+
+
+def on_utils(module) -> None:
+    def make(original):
+        def make_table(result_dict, column: str = "results", *args, **kwargs):
+            view, counts = table_view(result_dict, column)
+            table = original(view, column, *args, **kwargs) + nan_reasons(result_dict, column)
+            if counts:
+                table += "\n" + counts_table(counts)
+            return table + table_notes(result_dict, column) if column == "results" else table
+
+        return make_table
+
+    wrap(module, "make_table", make)
