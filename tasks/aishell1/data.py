@@ -25,4 +25,4 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
     scoring = speech_sets.chinese_cer(metadata)
     instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
-    return speech_sets.parquet_docs(shards, "text", None, label, scoring, instruction, notes)
+    return speech_sets.parquet_docs(shards, "text", None, label, scoring, instruction, notes, language="zh")

@@ -55,4 +55,4 @@ def load_docs(direction: str, metadata: dict, sample: bool, *, notes: DataNotes)
     instruction = speech_sets.asked(notes, label, metadata, PROMPT.format(source=source_language,
                                                                           target=target_language), scoring(direction))
     return speech_sets.parquet_docs(shards, "translation", "id", label, scoring(direction), instruction, notes,
-                                    extra_columns=("sentence",))
+                                    extra_columns=("sentence",), language=direction.split("_")[0])

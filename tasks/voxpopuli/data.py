@@ -69,6 +69,6 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
         docs.append(speech_sets.document(
             len(docs), row["id"], row["normalized_text"], SCORING, instruction, audio_path=str(clip or row["id"]),
             audio_problem=problem or speech_sets.clip_problem(clip), raw_text=row.get("raw_text") or "",
-            speaker_id=row.get("speaker_id") or "", gender=row.get("gender") or ""))
+            speaker_id=row.get("speaker_id") or "", gender=row.get("gender") or "", language="en"))
     invalid.warn(tsv)
     return speech_sets.checked(docs, label, notes)

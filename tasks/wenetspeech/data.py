@@ -28,4 +28,4 @@ def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> 
     shards = speech_sets.table_shards(SPEC, metadata, sample, f"data/{split}-*.parquet", label, notes)
     scoring = speech_sets.chinese_cer(metadata)
     instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
-    return speech_sets.parquet_docs(shards, "text", "sid", label, scoring, instruction, notes)
+    return speech_sets.parquet_docs(shards, "text", "sid", label, scoring, instruction, notes, language="zh")
