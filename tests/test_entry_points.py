@@ -125,3 +125,26 @@ def test_a_device_this_machine_lacks_is_one_line(tiny_qwen2_audio):
     line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
                                     "--tasks", "spoken_digits", "--device", "cuda"]))
     assert "hf-audio: --device cuda: torch" in line and "sees no CUDA device here" in line and "--device cpu" in line
+
+
+def test_hub_data_offline_is_checked_before_the_model_loads_and_says_what_to_do(tmp_path):
+    """lm-eval loads the model before it builds the tasks: the Hub's listing (or the cache's) is read first. The line
+    names the local folder variable, a mirror, and `download` for exactly the tasks the command named."""
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", "pretrained=/nonexistent/model",
+                    "--tasks", "voicebench_sd_qa_usa", "--limit", "2"], env_extra={"HF_HUB_CACHE": str(tmp_path)})
+    line = _one_error_line(proc)
+    assert "hlt-lab/voicebench is not in the Hugging Face cache" in line, line
+    for said in ("`lm-eval-audio download --tasks voicebench_sd_qa_usa`", "HF_HUB_OFFLINE=1", "HF_ENDPOINT",
+                 "VOICEBENCH_DATA_DIR"):
+        assert said in line, line
+
+
+def test_download_says_what_to_do_other_than_download_and_suggests_close_task_names(tmp_path):
+    offline = run_cli(["lm-eval-audio", "download", "--tasks", "fleurs_asr_en_us", "--dry_run"],
+                      env_extra={"HF_HUB_CACHE": str(tmp_path)})
+    line = _one_error_line(offline, "lm-eval-audio download: error:")
+    assert "lm-eval-audio download" not in line.removeprefix("lm-eval-audio download: error:"), line
+    assert "HF_HUB_OFFLINE=1 is set here: unset it" in line and "HF_ENDPOINT" in line and "FLEURS_DATA_DIR" in line
+    misspelled = run_cli(["lm-eval-audio", "download", "--tasks", "fleurs_asr_en_uss"])
+    line = _one_error_line(misspelled, "lm-eval-audio download: error:")
+    assert "'fleurs_asr_en_uss' is no task of a benchmark of ours; did you mean fleurs_asr_en_us" in line, line

@@ -74,11 +74,6 @@ class Layout:
     folder: str  # the benchmark's folder, which holds the sample in sample_data/
     answers_withheld: bool = False
     hub: HubLayout | None = None  # or a class like it; None: not on the Hub in a layout we can read
-    fetch_group: str | None = None  # what `download --tasks` names to fetch it (else the sample's name less _sample)
-
-    @property
-    def fetch_ahead(self) -> str:
-        return f"lm-eval-audio download --tasks {self.fetch_group or self.sample.removesuffix('_sample')}"
 
     def help(self) -> str:
         where = (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself: "
@@ -109,7 +104,7 @@ def data_source(layout: Layout, metadata: dict) -> DataSource:
         raise LayoutDataError(f"{layout.name} is not on the Hugging Face Hub in the layout its official evaluation "
                               "reads, so it cannot be fetched for you, and no local folder is set. " + layout.help())
     hub = layout.hub
-    snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.fetch_ahead)
+    snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.env)
     folder, details, read = hub.folder(snapshot, layout)
     return DataSource(folder, snapshot, read, details)
 

@@ -23,6 +23,7 @@ import re
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -114,15 +115,39 @@ def planning(dry_run: bool):
         _PLAN = None
 
 
+# The tasks the command under way named, and whether it is ``lm-eval-audio download`` (set by the seam as lm-eval
+# parses its command line, and by ``download``): what an error says to do names exactly those tasks, and never the
+# command that just failed.
+ASKED: ContextVar[tuple[tuple[str, ...], bool] | None] = ContextVar("lm_eval_audio_asked_tasks", default=None)
+
+
+def without_the_hub(local_folder: str | None) -> str:
+    """What to do where a benchmark's Hub data cannot be had here: fetch it ahead (``download`` for exactly the tasks
+    the command named) into the cache and run with HF_HUB_OFFLINE=1, a mirror (HF_ENDPOINT), or a local copy (the
+    benchmark's variable, ``local_folder``)."""
+    tasks, downloading = ASKED.get() or ((), False)
+    if downloading:
+        steps = ["run it where there is internet" + (" (HF_HUB_OFFLINE=1 is set here: unset it)" if offline() else ""),
+                 "point HF_ENDPOINT at a Hub mirror you can reach"]
+    else:
+        steps = [f"fetch it where there is internet with `lm-eval-audio download --tasks "
+                 f"{','.join(tasks) or '<the tasks you run>'}`, into the same cache (HF_HOME or HF_HUB_CACHE), and "
+                 "run with HF_HUB_OFFLINE=1",
+                 "point HF_ENDPOINT at a Hub mirror you can reach" + (" and unset HF_HUB_OFFLINE" if offline() else "")]
+    if local_folder:
+        steps.append(f"set {local_folder} to a copy in the official layout")
+    return "; or ".join(steps)
+
+
 class Snapshot:
     """One repository at one commit: its listing, and its files in the cache."""
 
     def __init__(self, repo_id: str, revision: str | None, commit: str, files: dict[str, RemoteFile],
-                 cache: Path, benchmark: str, fetch_hint: str) -> None:
+                 cache: Path, benchmark: str, local_folder: str | None) -> None:
         from huggingface_hub.file_download import repo_folder_name
 
         self.repo_id, self.revision, self.commit, self.files = repo_id, revision, commit, files
-        self.benchmark, self.fetch_hint = benchmark, fetch_hint
+        self.benchmark, self.local_folder = benchmark, local_folder
         self.repo_cache = cache / repo_folder_name(repo_id=repo_id, repo_type="dataset")
         self.root = self.repo_cache / "snapshots" / commit
         self.work = cache / WORK_FOLDER / self.repo_cache.name / commit
@@ -185,8 +210,7 @@ class Snapshot:
         checked.save()
         return Fetch(self, tuple(todo))
 
-    def fetch(self, files: list[RemoteFile], what: str, needed_to_plan: bool = False,
-              fetch_hint: str | None = None) -> Fetch:
+    def fetch(self, files: list[RemoteFile], what: str, needed_to_plan: bool = False) -> Fetch:
         """Fetch what of ``files`` is not cached yet, saying first what comes; returns what was fetched."""
         todo = self.plan(files)
         if not todo.files:
@@ -197,8 +221,7 @@ class Snapshot:
         if offline():
             raise HubDataError(
                 f"{what}: {len(todo.files)} file(s) of {self.label} are not in the Hugging Face cache at "
-                f"{self.repo_cache.parent}, and HF_HUB_OFFLINE is set: fetch them where there is internet with "
-                f"`{fetch_hint or self.fetch_hint}`")
+                f"{self.repo_cache.parent}, and HF_HUB_OFFLINE=1 forbids the Hub: {without_the_hub(self.local_folder)}")
         folder = self.repo_cache.parent
         folder.mkdir(parents=True, exist_ok=True)
         free = shutil.disk_usage(folder).free
@@ -299,13 +322,14 @@ class Snapshot:
         return folder
 
 
-def hub_error(e: Exception, snapshot_or_repo, path: str | None = None) -> HubDataError:
-    """One line for what the Hub or the network refused."""
+def hub_error(e: Exception, snapshot_or_repo, path: str | None = None, local_folder: str | None = None) -> HubDataError:
+    """One line for what the Hub or the network refused, and what to do."""
     from huggingface_hub import errors
 
     if isinstance(e, HubDataError):
         return e
     repo = getattr(snapshot_or_repo, "repo_id", snapshot_or_repo)
+    local_folder = local_folder or getattr(snapshot_or_repo, "local_folder", None)
     where = f"{repo}" + (f" ({path})" if path else "")
     status = getattr(getattr(e, "response", None), "status_code", None)
     hub = endpoint() or "https://huggingface.co"
@@ -317,21 +341,22 @@ def hub_error(e: Exception, snapshot_or_repo, path: str | None = None) -> HubDat
         return HubDataError(f"{repo} has no such revision: pass a branch, tag or commit it has (data_revision, or "
                             "data_revisions: {repo: revision}, in --metadata)")
     if isinstance(e, errors.RepositoryNotFoundError) or status == 404:
-        return HubDataError(f"{where} is not on the Hub at {hub}: check HF_ENDPOINT, or set the benchmark's local "
-                            "data folder")
+        return HubDataError(f"{where} is not on the Hub at {hub}: check HF_ENDPOINT"
+                            + (f", or set {local_folder} to a local copy" if local_folder else ""))
     if isinstance(e, (errors.OfflineModeIsEnabled, errors.LocalEntryNotFoundError)):
-        return HubDataError(f"{where}: HF_HUB_OFFLINE is set and it is not in the cache")
+        return HubDataError(f"{where}: HF_HUB_OFFLINE=1 forbids the Hub and it is not in the cache: "
+                            f"{without_the_hub(local_folder)}")
     text = " ".join(str(e).split())  # one line, whatever the client's message holds
-    return HubDataError(f"{where}: fetching from {hub} failed ({type(e).__name__}: {text}); run again to resume, or "
-                        "fetch ahead with `lm-eval-audio download --tasks ...`")
+    return HubDataError(f"{where}: fetching from {hub} failed ({type(e).__name__}: {text}); run again to resume "
+                        f"(what was fetched is kept); without a network to the Hub here, {without_the_hub(local_folder)}")
 
 
 _OPENED: dict[tuple, Snapshot] = {}  # a cache of listings read in this process, not run state
 
 
-def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint: str) -> Snapshot:
+def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_folder: str | None) -> Snapshot:
     """The repository at ``revision`` (or its default branch), its listing read once per process and kept beside
-    the cache for offline runs."""
+    the cache for offline runs. ``local_folder``: the variable naming a local copy instead (for the messages)."""
     from huggingface_hub.file_download import repo_folder_name
 
     cache = cache_root()
@@ -350,16 +375,15 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
             files = _listing_of_cached(snapshot_folder)
         else:
             raise HubDataError(
-                f"{benchmark}: HF_HUB_OFFLINE is set and {repo_id}" + (f"@{revision}" if revision else "")
-                + f" is not in the Hugging Face cache at {cache}: fetch it where there is internet with `{fetch_hint}` "
-                "(into the same HF_HOME or HF_HUB_CACHE)")
+                f"{benchmark}: HF_HUB_OFFLINE=1 forbids the Hub and {repo_id}" + (f"@{revision}" if revision else "")
+                + f" is not in the Hugging Face cache at {cache}: {without_the_hub(local_folder)}")
     else:
         from huggingface_hub import HfApi
 
         try:
             info = HfApi(endpoint=endpoint()).dataset_info(repo_id, revision=revision, files_metadata=True)
         except Exception as e:
-            raise hub_error(e, repo_id) from None
+            raise hub_error(e, repo_id, local_folder=local_folder) from None
         commit = info.sha
         if len(info.siblings or ()) >= LISTING_CAP:  # the API lists at most that many: more may be missing
             raise HubDataError(f"{benchmark}: {repo_id} lists {len(info.siblings)} files, the most the Hub's API "
@@ -376,7 +400,7 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, fetch_hint
         if revision != commit:  # as hf_hub_download records a branch's commit, for offline runs
             ref.parent.mkdir(parents=True, exist_ok=True)
             ref.write_text(commit)
-    snapshot = _OPENED[key] = Snapshot(repo_id, revision, commit, files, cache, benchmark, fetch_hint)
+    snapshot = _OPENED[key] = Snapshot(repo_id, revision, commit, files, cache, benchmark, local_folder)
     return snapshot
 
 
@@ -433,7 +457,7 @@ def clips_of(refs) -> dict[Snapshot, list[RemoteFile]]:
 def fetch_clips(refs, what: str) -> None:
     """Fetch the clips a run's documents name that are not cached yet (only those the run evaluates)."""
     for snapshot, files in clips_of(refs).items():
-        snapshot.fetch(files, what, fetch_hint=f"lm-eval-audio download --tasks {what}")
+        snapshot.fetch(files, what)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,6 @@ class SpeechSet:
     metadata_key: str  # the --metadata key naming one
     layout: str  # what the folder must hold, for the messages ("data/test-*.parquet")
     folder: Path  # the task folder (its sample_data/ is the synthetic stand-in)
-    fetch_hint: str  # the command that fetches it ahead ("lm-eval-audio download --tasks aishell1")
 
     def help(self) -> str:
         return (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
@@ -76,7 +75,7 @@ def source(spec: SpeechSet, metadata: dict, sample: bool) -> tuple[Path, Snapsho
     root = local_root(spec, metadata)
     if root is not None:
         return root, None
-    snapshot = open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.fetch_hint)
+    snapshot = open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.env)
     return snapshot.root, snapshot
 
 
@@ -247,7 +246,8 @@ def doc_to_text(doc: dict) -> str:
 
 def data_check(data_module: str):
     """A folder's ``Benchmark.check_data``: the prompt, where given, is text, and a local copy, where one is set,
-    exists (the Hub's files are fetched by each task as it loads: only what it reads). ``data_module`` names the
+    exists, or else the Hub repository answers (or the cache holds it, offline); its files are fetched by each task
+    as it loads: only what it reads. ``data_module`` names the
     module holding the folder's ``SPEC``, imported only when a run has its tasks."""
 
     def check(tasks: list[str], metadata: dict) -> None:
@@ -256,6 +256,8 @@ def data_check(data_module: str):
         prompt(metadata, "")
         chinese_cer(metadata)
         if any("_sample" not in t for t in tasks):
-            local_root(importlib.import_module(data_module).SPEC, metadata)
+            spec = importlib.import_module(data_module).SPEC
+            if local_root(spec, metadata) is None:  # the Hub's listing (or the cache's, offline), read now
+                open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.env)
 
     return check

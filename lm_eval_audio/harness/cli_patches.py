@@ -87,12 +87,20 @@ def _as_dict(value) -> dict:
 
 # The command under way in this context, set by lm-eval's ``Run._execute`` (wrapped) and completed once lm-eval
 # has parsed its configuration (``EvaluatorConfig.from_cli``, wrapped): one command, its error messages and checks.
-_COMMAND: ContextVar[list] = ContextVar("lm_eval_audio_command")
+class _UnderWay:
+    """The command ``Run._execute`` runs: as argparse read it, then as lm-eval parsed it; and the token that set the
+    tasks a data error names (``hub_data.ASKED``), reset as the command ends."""
+
+    def __init__(self, command: RunCommand) -> None:
+        self.command, self.asked = command, None
+
+
+_COMMAND: ContextVar[_UnderWay] = ContextVar("lm_eval_audio_command")
 
 
 def current_command() -> RunCommand:
-    holder = _COMMAND.get(None)
-    return holder[0] if holder else RunCommand()
+    under_way = _COMMAND.get(None)
+    return under_way.command if under_way else RunCommand()
 
 
 def _unknown_tasks_message(specs: list[str], include_path: str | None) -> str:
@@ -189,7 +197,7 @@ def on_cli_run(module) -> None:
             from lm_eval_audio.storage import run_state
 
             run_state.new_command()
-            token = _COMMAND.set([RunCommand.of(args, device_named=True)])
+            token = _COMMAND.set(_UnderWay(RunCommand.of(args, device_named=True)))
             try:
                 return original(args)
             except KeyboardInterrupt:
@@ -204,6 +212,10 @@ def on_cli_run(module) -> None:
                 sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
                 raise SystemExit(2) from None
             finally:
+                if _COMMAND.get().asked is not None:
+                    from lm_eval_audio.benchmarks import hub_data
+
+                    hub_data.ASKED.reset(_COMMAND.get().asked)
                 _COMMAND.reset(token)
 
         return _execute
@@ -217,10 +229,14 @@ def on_evaluate_config(module) -> None:
     def make(original):
         def from_cli(namespace):
             config = original(namespace)
-            holder = _COMMAND.get(None)
-            if holder is not None:  # lm_eval's command line (Run._execute), not a caller of the Python API
+            under_way = _COMMAND.get(None)
+            if under_way is not None:  # lm_eval's command line (Run._execute), not a caller of the Python API
+                from lm_eval_audio.benchmarks import hub_data
+
                 named = getattr(namespace, "device", None) is not None or config.device != module.EvaluatorConfig().device
-                holder[0] = command = RunCommand.of(config, device_named=named)
+                under_way.command = command = RunCommand.of(config, device_named=named)
+                # what a data error says to fetch ahead: exactly the tasks named (reset as the command ends)
+                under_way.asked = hub_data.ASKED.set((command.tasks, False))
                 check_before_the_model_loads(command)
             return config
 

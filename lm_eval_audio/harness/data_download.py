@@ -39,6 +39,17 @@ def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[
     return later
 
 
+def _unknown(name: str, include_path) -> str:
+    """A name no benchmark of ours has, with the closest ones that are."""
+    import difflib
+
+    from lm_eval_audio.benchmarks import registry
+
+    known = sorted(n for n in registry.our_task_names() if registry.of_task(n, include_path or ()) is not None)
+    close = difflib.get_close_matches(name, known, 5, 0.6)
+    return f"{name!r} is no task of a benchmark of ours" + (f"; did you mean {', '.join(close)}?" if close else "")
+
+
 def _print_plan(plan) -> None:
     """Each repository's files to fetch, once each (the data check and the task building plan some twice)."""
     by_repo: dict[str, dict] = {}
@@ -79,8 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     ours = registry.by_benchmark(names, args.include_path or ())
     unknown = [t for t in names if not any(t in n for n in ours.values())]
     if unknown:
-        parser.error(f"not tasks of a benchmark of ours: {', '.join(unknown)} (`lm_eval ls tasks` lists them)")
+        parser.error("; ".join(_unknown(name, args.include_path) for name in unknown)
+                     + " (`lm_eval ls tasks` lists every task)")
     limit = int(args.limit) if args.limit is not None and args.limit >= 1 else args.limit
+    asked = hub_data.ASKED.set((tuple(names), True))  # what an error says to do: never `download` again
     try:
         with hub_data.planning(args.dry_run) as plan:
             for benchmark, tasks in ours.items():
@@ -101,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
             raise
         sys.stderr.write(f"lm-eval-audio download: error: {message}\n")
         raise SystemExit(2) from None
+    finally:
+        hub_data.ASKED.reset(asked)
     if not args.dry_run:
         print(f"lm-eval-audio: what {', '.join(names)} read is in the Hugging Face cache at {hub_data.cache_root()}"
               " (run with HF_HUB_OFFLINE=1 where there is no internet)")

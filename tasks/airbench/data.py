@@ -68,7 +68,6 @@ _REQUIRED = {
 }
 
 REPO = "qyang1021/AIR-Bench-Dataset"
-FETCH_AHEAD = "lm-eval-audio download --tasks airbench_foundation,airbench_chat"
 DOWNLOAD_HELP = (
     "Unset AIRBENCH_DATA_DIR to let the tasks fetch what they need from the Hub, or point it (or --metadata "
     "'{\"airbench_data_dir\": ...}') at a copy of qyang1021/AIR-Bench-Dataset (`hf download "
@@ -113,7 +112,7 @@ def data_source(metadata: dict, tracks=tuple(_REQUIRED), sample: bool = False) -
             raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it "
                                     "is not an AIR-Bench snapshot. " + DOWNLOAD_HELP)
         return _local(root, tracks)
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "AIR-Bench", FETCH_AHEAD)
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "AIR-Bench", "AIRBENCH_DATA_DIR")
     metas = [snapshot.files[_meta_file(t)] for t in tracks if _meta_file(t) in snapshot.files]
     snapshot.fetch(metas, "AIR-Bench " + "/".join(tracks) + " metadata", needed_to_plan=True)
     return DataSource(snapshot.root, snapshot, tuple(f.path for f in metas))

@@ -14,8 +14,7 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 
 SPEC = speech_sets.SpeechSet(
     name="AISHELL-1", repo="TwinkStart/AISHELL-1", env="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir",
-    layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent,
-    fetch_hint="lm-eval-audio download --tasks aishell1")
+    layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent)
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): AISHELL-1's question
 PROMPT = "请把这段语音转录成文本。"
 

@@ -4,16 +4,16 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 
 
 def check_data(tasks: list[str], metadata: dict) -> None:
-    """Each dataset the run names is in the local data root, or fetched from the Hub (a group's members fetch
-    theirs as they load; with a local root set, the group needs the root itself)."""
+    """Each dataset the run names, a group's members too, is in the local data root, or fetched from the Hub."""
+    from lm_eval_audio.benchmarks.registry import task_configs
     from lm_eval_audio.tasks.audiobench import data
 
-    for task in tasks:
+    if data.local_root(metadata):
+        data.data_root(metadata)
+    for task in task_configs(tasks) or tasks:
         name = task.removeprefix("audiobench_")
         if name in data.DATASETS:
             data.dataset_source(metadata, data.DATASETS[name])
-        elif data.local_root(metadata):
-            data.data_root(metadata)
 
 
 BENCHMARK = Benchmark(

@@ -222,8 +222,7 @@ def dataset_source(metadata: dict, dataset: Dataset, notes: DataNotes | None = N
         folder = dataset_folder(data_root(metadata, dataset), dataset, notes or DataNotes())
         return DataSource(folder)  # the files read are known once the table is found (load_docs)
     repo = f"AudioLLMs/{dataset.repo}"
-    snapshot = open_snapshot(repo, revision_for(repo, metadata), "AudioBench",
-                             f"lm-eval-audio download --tasks audiobench_{dataset.name}")
+    snapshot = open_snapshot(repo, revision_for(repo, metadata), "AudioBench", "AUDIOBENCH_DATA_DIR")
     shards = snapshot.matching("data/test-*.parquet", "data/test/*.parquet", "test-*.parquet")
     if not shards:
         raise AudioBenchDataError(f"audiobench_{dataset.name}: {snapshot.label} lists no test shards "

@@ -57,8 +57,7 @@ def data_source(metadata: dict, sample: bool) -> DataSource:
         if not (root / META).is_file():
             raise BigBenchAudioDataError(f"Big Bench Audio folder {str(root)!r} holds no {META}. " + HELP)
         return DataSource(root, None, (META,))
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "Big Bench Audio",
-                             "lm-eval-audio download --tasks bigbench_audio")
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "Big Bench Audio", ENV)
     if META not in snapshot.files:
         raise BigBenchAudioDataError(f"{snapshot.label} lists no {META}: not the layout this plugin reads. " + HELP)
     snapshot.fetch([snapshot.files[META]], "bigbench_audio", needed_to_plan=True)

@@ -21,8 +21,7 @@ log = logging.getLogger("lm_eval.audio.fleurs")
 
 SPEC = speech_sets.SpeechSet(
     name="FLEURS", repo="google/fleurs", env="FLEURS_DATA_DIR", metadata_key="fleurs_data_dir",
-    layout="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz", folder=Path(__file__).resolve().parent,
-    fetch_hint="lm-eval-audio download --tasks fleurs_asr_<lang>")
+    layout="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz", folder=Path(__file__).resolve().parent)
 # fleurs.py's _FLEURS_LANG: the 102 configurations (google/fleurs)
 LANGUAGES = (
     "af_za", "am_et", "ar_eg", "as_in", "ast_es", "az_az", "be_by", "bg_bg", "bn_in", "bs_ba", "ca_es", "ceb_ph",

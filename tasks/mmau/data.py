@@ -23,7 +23,7 @@ TEST_MINI = Layout(
     "(the authors publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test-mini).",
     "mmau_sample", FOLDER,
     # The Hub holds the clips in parquet rows; the questions scored are the bundled official JSON (hub_audio.py)
-    hub=ParquetClips(), fetch_group="mmau_test_mini")
+    hub=ParquetClips())
 # Not fetched: the submission file is mmau-test.json's records with the answers added, and the Hub holds the
 # test set as re-packed parquet rows (gamma-lab-umd/MMAU-test), not that file.
 TEST = Layout(

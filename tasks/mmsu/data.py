@@ -76,7 +76,7 @@ def data_source(metadata: dict, sample: bool) -> DataSource:
         if not root.is_dir():
             raise MMSUDataError(f"MMSU data folder {str(root)!r} does not exist. " + HELP)
         return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in shards(root)))
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "MMSU", "lm-eval-audio download --tasks mmsu")
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "MMSU", ENV)
     files = snapshot.matching(SHARDS)
     if not files:
         raise MMSUDataError(f"mmsu: {snapshot.label} lists no {SHARDS}: pin a revision that has them (data_revision=)")

@@ -36,7 +36,7 @@ log = logging.getLogger("lm_eval.audio.muchomusic")
 SPEC = speech_sets.SpeechSet(
     name="MuChoMusic", repo="lmms-lab-audio/muchomusic", env="MUCHOMUSIC_DATA_DIR", metadata_key="muchomusic_data_dir",
     layout="muchomusic.csv (mulab-mir/muchomusic) beside data/test-*.parquet (lmms-lab-audio/muchomusic)",
-    folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks muchomusic")
+    folder=Path(__file__).resolve().parent)
 QUESTIONS_REPO, QUESTIONS = "mulab-mir/muchomusic", "muchomusic.csv"
 SHARDS = "data/test-*.parquet"
 LETTERS = ("A", "B", "C", "D")
@@ -107,8 +107,7 @@ def _sources(metadata: dict, sample: bool):
     root, snapshot = speech_sets.source(SPEC, metadata, sample)
     if snapshot is None:
         return root, None, root / QUESTIONS, None
-    questions = open_snapshot(QUESTIONS_REPO, revision_for(QUESTIONS_REPO, metadata), "MuChoMusic",
-                              SPEC.fetch_hint)
+    questions = open_snapshot(QUESTIONS_REPO, revision_for(QUESTIONS_REPO, metadata), "MuChoMusic", SPEC.env)
     remote = questions.matching(QUESTIONS)
     if not remote:
         raise speech_sets.SpeechDataError(f"MuChoMusic: {questions.label} lists no {QUESTIONS}: pin a revision "

@@ -20,8 +20,7 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 
 SPEC = speech_sets.SpeechSet(
     name="VocalSound", repo="lmms-lab-audio/vocalsound", env="VOCALSOUND_DATA_DIR", metadata_key="vocalsound_data_dir",
-    layout="data/test-*.parquet (columns audio, spk_id, answer, age_group)", folder=Path(__file__).resolve().parent,
-    fetch_hint="lm-eval-audio download --tasks vocalsound")
+    layout="data/test-*.parquet (columns audio, spk_id, answer, age_group)", folder=Path(__file__).resolve().parent)
 CLASSES = ("Laughter", "Sigh", "Cough", "Throat clearing", "Sneeze", "Sniff")
 AGE_GROUPS = {1: "18-25", 2: "26-48", 3: "49-80"}
 PROMPT = "Classify the human vocal sound to VocalSound in English:"

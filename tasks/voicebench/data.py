@@ -105,7 +105,7 @@ def data_source(config: str, split: str, metadata: dict, sample: bool) -> DataSo
             raise VoiceBenchDataError(f"VoiceBench data folder {str(root)!r} does not exist. " + HELP)
         return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in split_files(root, config, split)))
     task = f"voicebench_{config.replace('-', '_')}"
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "VoiceBench", f"lm-eval-audio download --tasks {task}")
+    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "VoiceBench", ENV)
     files = snapshot.matching(_pattern(config, split))
     if not files:
         raise VoiceBenchDataError(f"voicebench: {snapshot.label} lists no {_pattern(config, split)}: pin a revision "

@@ -18,8 +18,7 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 
 SPEC = speech_sets.SpeechSet(
     name="VoxPopuli", repo="facebook/voxpopuli", env="VOXPOPULI_DATA_DIR", metadata_key="voxpopuli_data_dir",
-    layout="data/en/asr_test.tsv and data/en/test/test_part_*.tar.gz", folder=Path(__file__).resolve().parent,
-    fetch_hint="lm-eval-audio download --tasks voxpopuli")
+    layout="data/en/asr_test.tsv and data/en/test/test_part_*.tar.gz", folder=Path(__file__).resolve().parent)
 TRANSCRIPTS, ARCHIVES = "data/en/asr_test.tsv", "data/en/test/test_part_*.tar.gz"
 SCORING = "whisper_english_spelled_numbers"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): its English ASR question

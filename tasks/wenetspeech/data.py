@@ -15,7 +15,7 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 SPEC = speech_sets.SpeechSet(
     name="WenetSpeech", repo="TwinkStart/WenetSpeech", env="WENETSPEECH_DATA_DIR",
     metadata_key="wenetspeech_data_dir", layout="data/test_net-*.parquet and data/test_meeting-*.parquet",
-    folder=Path(__file__).resolve().parent, fetch_hint="lm-eval-audio download --tasks wenetspeech")
+    folder=Path(__file__).resolve().parent)
 SPLITS = ("test_net", "test_meeting")
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): WenetSpeech's question
 PROMPT = "请把这段语音转录成文本。"
