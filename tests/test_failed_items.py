@@ -86,3 +86,14 @@ def test_acc_mutual_info_halves_and_all_right_choices():
     assert [ll for ll, _ in scores][2:] == [0.0, 0.0] and np.argmax([ll for ll, _ in scores][:2]) == 0
     everything_right = wrong_choice_scores(_Task(["x"], [0]), {}, [FailedScore("e")])
     assert np.isfinite(everything_right[0][0])  # no -inf alone, which would make the softmax NaN
+
+
+@pytest.mark.parametrize("name", ["spoken_qa", "spoken_qa_mc"])
+def test_the_readme_shows_each_example_yaml_as_the_file_holds_it(name):
+    import re
+
+    readme = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", readme, re.S)
+    shipped = "".join(line + "\n" for line in (REPO / "examples" / "spoken_qa" / f"{name}.yaml").read_text()
+                      .splitlines() if not line.startswith("#"))
+    assert shipped in blocks, name
