@@ -148,3 +148,14 @@ def test_download_says_what_to_do_other_than_download_and_suggests_close_task_na
     misspelled = run_cli(["lm-eval-audio", "download", "--tasks", "fleurs_asr_en_uss"])
     line = _one_error_line(misspelled, "lm-eval-audio download: error:")
     assert "'fleurs_asr_en_uss' is no task of a benchmark of ours; did you mean fleurs_asr_en_us" in line, line
+
+
+def test_a_refused_family_is_one_line_from_its_config_json_before_any_weight_loads(tmp_path):
+    """A folder holding only config.json: the family is read from it, so no processor or weight is ever asked for."""
+    import json
+
+    (tmp_path / "qwen3-omni").mkdir()
+    (tmp_path / "qwen3-omni" / "config.json").write_text(json.dumps({"model_type": "qwen3_omni_moe"}))
+    line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
+                                    f"pretrained={tmp_path / 'qwen3-omni'}", "--tasks", "spoken_digits"]))
+    assert "hf-audio: Qwen3-Omni" in line and "model_type qwen3_omni_moe" in line, line

@@ -4,16 +4,25 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 
 
 def check_data(tasks: list[str], metadata: dict) -> None:
-    """Each dataset the run names, a group's members too, is in the local data root, or fetched from the Hub."""
+    """Each dataset the run names is in the local data root, or fetched from the Hub; a group's members, in a local
+    root, may be absent (the group is then PARTIAL), and on the Hub each member's repository answers (or the cache
+    holds it, offline): their shards come as each loads."""
+    from lm_eval_audio.benchmarks.hub_data import open_snapshot, revision_for
     from lm_eval_audio.benchmarks.registry import task_configs
     from lm_eval_audio.tasks.audiobench import data
 
-    if data.local_root(metadata):
-        data.data_root(metadata)
-    for task in task_configs(tasks) or tasks:
+    for task in tasks:
         name = task.removeprefix("audiobench_")
         if name in data.DATASETS:
             data.dataset_source(metadata, data.DATASETS[name])
+        elif data.local_root(metadata):
+            data.data_root(metadata)
+        else:
+            for member in task_configs([task]):
+                dataset = data.DATASETS.get(member.removeprefix("audiobench_"))
+                if dataset is not None:
+                    repo = f"AudioLLMs/{dataset.repo}"
+                    open_snapshot(repo, revision_for(repo, metadata), "AudioBench", "AUDIOBENCH_DATA_DIR")
 
 
 BENCHMARK = Benchmark(
