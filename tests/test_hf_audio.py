@@ -401,22 +401,20 @@ def test_answers_reach_the_request_cache_batch_by_batch(tiny_qwen2_audio, clips,
     assert sum(batches) == 8  # only the requests never answered
 
 
-def test_lm_evals_default_device_on_a_cpu_machine_is_said_at_info_a_named_one_warned(tiny_qwen2_audio, caplog,
-                                                                                     monkeypatch):
-    """lm-eval's CLI passes cuda:0 when --device is not given: no warning for what nobody asked."""
+def test_lm_evals_default_device_on_a_cpu_machine_is_said_at_info_another_refused(tiny_qwen2_audio, caplog):
+    """lm-eval's CLI passes cuda:0 when --device is not given: no warning for what nobody asked. A device named
+    otherwise (``device=`` in the model arguments, or lm-eval's Python API) that the machine lacks is one error, not
+    hours on the CPU; a --device the user named is refused by the seam before this (tests/test_entry_points.py)."""
     import logging
 
+    from lm_eval_audio.model_wrappers.devices import DeviceNotFound
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
     if torch.cuda.is_available():
         pytest.skip("a CUDA machine uses the device")
-    monkeypatch.setattr("sys.argv", ["lm_eval", "--model", "hf-audio"])
     with caplog.at_level(logging.INFO, logger="lm_eval.audio"):
         HFAudioLM(pretrained=tiny_qwen2_audio, device="cuda:0", dtype="float32")
     said = [(r.levelno, r.getMessage()) for r in caplog.records if "cpu" in r.getMessage()]
     assert said == [(logging.INFO, "hf-audio: no CUDA device: running on cpu")]
-    caplog.clear()
-    monkeypatch.setattr("sys.argv", ["lm_eval", "--model", "hf-audio", "--device", "cuda:0"])
-    with caplog.at_level(logging.INFO, logger="lm_eval.audio"):
-        HFAudioLM(pretrained=tiny_qwen2_audio, device="cuda:0", dtype="float32")
-    assert [r.levelno for r in caplog.records if "CUDA is not available" in r.getMessage()] == [logging.WARNING]
+    with pytest.raises(DeviceNotFound, match="hf-audio: --device cuda:1: torch .* sees no CUDA device here"):
+        HFAudioLM(pretrained=tiny_qwen2_audio, device="cuda:1", dtype="float32")
