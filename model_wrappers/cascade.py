@@ -36,7 +36,7 @@ from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.storage import bundled_models, run_state
 from lm_eval_audio.endpoints import chat_api
-from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.model_wrappers import checkpoints, failed_requests
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.model_wrappers import transcription
 from lm_eval_audio.audio.refs import content_digest
@@ -149,7 +149,8 @@ class CascadeSettings:
         return cls(
             asr=given["asr"], asr_model=given["asr_model"], asr_language=given["asr_language"],
             asr_beam_size=model_args.number(WHO, "asr_beam_size", given["asr_beam_size"]),
-            asr_device=given["asr_device"], llm=llm, llm_model=llm_model, gguf_file=gguf_file,
+            asr_device=given["asr_device"], llm=llm,
+            llm_model=checkpoints.local_path(llm_model) if llm == "transformers" else llm_model, gguf_file=gguf_file,
             **{k: given[k] for k in endpoint}, template=template, system_prompt=given["system_prompt"],
             max_new_tokens=given["max_new_tokens"], dtype=given["dtype"], transcript_cache=given["transcript_cache"],
             audio=audio, batch_size=given["batch_size"], max_batch_size=given["max_batch_size"],
@@ -175,7 +176,7 @@ class CascadeLM(LM):
     def check_before_loading(cls, given: dict, device: str | None) -> None:
         """The seam's checks before lm-eval builds the model: the arguments ``given``, and a transformers LLM's
         device and checkpoint."""
-        from lm_eval_audio.model_wrappers import checkpoints, devices
+        from lm_eval_audio.model_wrappers import devices
 
         settings = model_args.read_before_loading(CascadeSettings, cls.__init__, given)
         if settings.llm != "transformers":

@@ -22,14 +22,31 @@ def _local_advice() -> str:
 
 
 def _hub_advice() -> str:
-    from huggingface_hub import constants
+    from lm_eval_audio.benchmarks.hub_data import cache_root
 
     return (f"point HF_ENDPOINT at a Hub mirror you can reach, or download it where there is internet (`hf download "
-            f"<id>` fills the same cache, HF_HUB_CACHE={constants.HF_HUB_CACHE}) and run with HF_HUB_OFFLINE=1")
+            f"<id>` fills the same cache, HF_HUB_CACHE={cache_root()}) and run with HF_HUB_OFFLINE=1")
+
+
+def local_path(name: str) -> str:
+    """``name`` with a leading ``~`` expanded (a shell leaves it in ``pretrained=~/m``, and transformers does not
+    expand it): what the checks and the load both read."""
+    return os.path.expanduser(name) if isinstance(name, str) and name.startswith("~") else name
 
 
 def _looks_local(name: str) -> bool:
-    return name.startswith(("/", ".", "~")) or name.count("/") > 1 or not _HUB_ID.match(name)
+    """Not a Hub repository id, as huggingface_hub's own rule has it (so a name it would refuse is said to be no
+    folder here, in one line)."""
+    from huggingface_hub.errors import HFValidationError
+    from huggingface_hub.utils import validate_repo_id
+
+    if name.startswith(("/", ".", "~")) or name.count("/") > 1 or not _HUB_ID.match(name):
+        return True
+    try:
+        validate_repo_id(name)
+    except HFValidationError:
+        return True
+    return False
 
 
 def config_json(who: str, pretrained: str, revision: str | None = None, gguf_file: str | None = None,
@@ -39,7 +56,7 @@ def config_json(who: str, pretrained: str, revision: str | None = None, gguf_fil
     from transformers import PretrainedConfig
 
     gguf = {"gguf_file": gguf_file} if gguf_file else {}
-    folder = os.path.expanduser(pretrained)
+    folder = local_path(pretrained)
     if os.path.isdir(folder):
         try:
             return PretrainedConfig.get_config_dict(folder, revision=revision, **gguf)[0]
@@ -51,28 +68,34 @@ def config_json(who: str, pretrained: str, revision: str | None = None, gguf_fil
         raise CheckpointNotFound(f"{who}: {argument}={pretrained}: no such folder (from {os.getcwd()}); "
                                  f"{_local_advice()}, or a Hub id such as Qwen/Qwen2-Audio-7B-Instruct")
     _reach_hub(f"{who}: {argument}", pretrained, revision, gguf_file)
+    from lm_eval_audio.benchmarks.hub_data import cache_root
+
     try:
-        return PretrainedConfig.get_config_dict(pretrained, revision=revision, **gguf)[0]
+        return PretrainedConfig.get_config_dict(pretrained, revision=revision, cache_dir=str(cache_root()), **gguf)[0]
     except (OSError, ValueError) as e:
         raise CheckpointNotFound(f"{who}: {argument}={pretrained}: the Hub has no readable config.json for it "
-                                 f"({str(e).splitlines()[0][:200]}); {_local_advice()}") from None
+                                 f"({str(e).splitlines()[0][:200]}; a gated or private model wants HF_TOKEN); "
+                                 f"{_local_advice()}") from None
 
 
 def _reach_hub(named: str, repo_id: str, revision: str | None, gguf_file: str | None) -> None:
     """``named`` (``hf-audio: pretrained``): the Hub id is in the cache (offline) or answered for by the Hub, in one try without retries."""
-    from huggingface_hub import HfApi, constants, try_to_load_from_cache
+    from huggingface_hub import HfApi, try_to_load_from_cache
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
-    cached = try_to_load_from_cache(repo_id, gguf_file or "config.json", revision=revision)
+    from lm_eval_audio.benchmarks.hub_data import cache_root, endpoint, offline
+
+    # the cache, the mirror and offline mode as the data's are found: from the environment when asked
+    cached = try_to_load_from_cache(repo_id, gguf_file or "config.json", cache_dir=cache_root(), revision=revision)
     if isinstance(cached, str):
         return
-    if constants.HF_HUB_OFFLINE:
+    if offline():
         raise CheckpointNotFound(
-            f"{named}={repo_id} is no folder here (from {os.getcwd()}) and not in the Hugging Face cache (HF_HUB_CACHE={constants.HF_HUB_CACHE}) "
+            f"{named}={repo_id} is no folder here (from {os.getcwd()}) and not in the Hugging Face cache (HF_HUB_CACHE={cache_root()}) "
             f"and HF_HUB_OFFLINE=1 forbids the Hub: download it there where there is internet (`hf download "
             f"{repo_id}`), or unset HF_HUB_OFFLINE (HF_ENDPOINT for a mirror), or {_local_advice()}")
     try:
-        HfApi().model_info(repo_id, revision=revision, timeout=_PROBE_SECONDS)
+        HfApi(endpoint=endpoint()).model_info(repo_id, revision=revision, timeout=_PROBE_SECONDS)
     except GatedRepoError:
         raise CheckpointNotFound(f"{named}={repo_id} is gated: accept its terms on its Hub page and export HF_TOKEN "
                                  "with a token of that account") from None
@@ -81,11 +104,11 @@ def _reach_hub(named: str, repo_id: str, revision: str | None, gguf_file: str | 
     except RepositoryNotFoundError:
         raise CheckpointNotFound(
             f"{named}={repo_id} is neither a folder here (from {os.getcwd()}) nor a model the Hub at "
-            f"{constants.ENDPOINT} knows (private? export HF_TOKEN); {_local_advice()}") from None
+            f"{endpoint() or 'https://huggingface.co'} knows (private? export HF_TOKEN); {_local_advice()}") from None
     except HfHubHTTPError:
         return  # an answer, not one we can read (a mirror without the models API): transformers asks for config.json
     except Exception as e:  # no answer at all: no network, a wrong HF_ENDPOINT, a proxy, a time-out
         raise CheckpointNotFound(
-            f"{named}={repo_id} is no folder here (from {os.getcwd()}) and the Hub at {constants.ENDPOINT} cannot be reached "
+            f"{named}={repo_id} is no folder here (from {os.getcwd()}) and the Hub at {endpoint() or 'https://huggingface.co'} cannot be reached "
             f"({type(e).__name__}: {str(e)[:120]}); {_hub_advice().replace('<id>', repo_id)}; or "
             f"{_local_advice()}") from None

@@ -97,7 +97,7 @@ class HFAudioSettings:
                 raise ValueError(f"hf-audio: dtype={dtype!r} is not a torch dtype; use auto, float32, bfloat16 or float16")
         batch_size, max_length = given["batch_size"], given["max_length"]
         return cls(
-            pretrained=given["pretrained"], dtype=dtype, device=given["device"], device_map=given["device_map"],
+            pretrained=checkpoints.local_path(given["pretrained"]), dtype=dtype, device=given["device"], device_map=given["device_map"],
             trust_remote_code=trust_remote_code, attn_implementation=given["attn_implementation"],
             revision=given["revision"], gguf_file=given["gguf_file"], max_new_tokens=int(given["max_new_tokens"]),
             system_prompt=given["system_prompt"], chat_template=chat_template, audio_prompt=given["audio_prompt"],

@@ -159,3 +159,16 @@ def test_a_refused_family_is_one_line_from_its_config_json_before_any_weight_loa
     line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
                                     f"pretrained={tmp_path / 'qwen3-omni'}", "--tasks", "spoken_digits"]))
     assert "hf-audio: Qwen3-Omni" in line and "model_type qwen3_omni_moe" in line, line
+
+
+def test_a_name_the_hub_would_refuse_and_a_home_path_are_one_line(tmp_path, monkeypatch):
+    from lm_eval_audio.model_wrappers import checkpoints
+
+    for name in ("foo.", "a--b/c", "org/na..me"):
+        with pytest.raises(checkpoints.CheckpointNotFound, match=f"pretrained={re.escape(name)}: no such folder"):
+            checkpoints.config_json("hf-audio", name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "config.json").write_text('{"model_type": "qwen2_audio"}')
+    assert checkpoints.local_path("~/m") == str(tmp_path / "m")
+    assert checkpoints.config_json("hf-audio", "~/m")["model_type"] == "qwen2_audio"

@@ -97,3 +97,29 @@ def test_the_readme_shows_each_example_yaml_as_the_file_holds_it(name):
     shipped = "".join(line + "\n" for line in (REPO / "examples" / "spoken_qa" / f"{name}.yaml").read_text()
                       .splitlines() if not line.startswith("#"))
     assert shipped in blocks, name
+
+
+def test_empty_wrong_choices_still_lose_to_no_right_one():
+    """lm-eval divides by each choice's length: an empty wrong choice gives NaN there (0/0), which argmax takes
+    before the right choice's -inf."""
+    choices = ["tea", "", ""]
+    lls = np.array([ll for ll, _ in wrong_choice_scores(_Task(choices, 0), {}, [FailedScore("e")] * 3)])
+    with np.errstate(divide="ignore", invalid="ignore"):  # lm-eval's own division by an empty choice's length
+        assert int(np.argmax(lls / np.array([float(len(c)) for c in choices]))) != 0
+    assert int(np.argmax(lls)) != 0
+
+
+def test_the_wrapping_is_undone_as_it_was_found():
+    from lm_eval_audio.harness.failed_scoring import failed_items_scored_wrong
+
+    class Task(_Task):
+        def process_results(self, doc, results):
+            return {"acc": 1.0}
+
+    plain, own = Task(["a"], 0), Task(["a"], 0)
+    own.process_results = lambda doc, results: {"acc": 0.5}  # a task object's own, as lm-eval's override sets
+    with failed_items_scored_wrong({"plain": plain, "own": own}):
+        with failed_items_scored_wrong({"plain": plain}):  # nested: the outer wrapping is kept
+            pass
+        assert getattr(plain.process_results, "lm_eval_audio_failed_scoring", False)
+    assert "process_results" not in vars(plain) and own.process_results({}, []) == {"acc": 0.5}

@@ -421,3 +421,44 @@ def test_offline_reads_a_snapshot_another_tool_fetched(hub, monkeypatch):
     assert snapshot.commit == hub.repos[AIRBENCH].commit and set(snapshot.files) == {meta}
     assert snapshot.fetch([snapshot.files[meta]], "test").files == ()
     assert len(hub.log) == mark
+
+
+def test_an_error_while_fetching_several_files_names_what_the_command_asked_and_the_local_folder(tmp_path,
+                                                                                                 monkeypatch):
+    """The download threads do not hold the command's context: the error is said by the calling thread, which
+    does; inside `download` it never suggests `download`, and it names the benchmark's local folder variable."""
+    from lm_eval_audio.benchmarks.hub_files import RemoteFile
+
+    def refused(*args, **kwargs):
+        raise ConnectionError("no route to the Hub")
+
+    monkeypatch.setattr(hub_data, "download", refused)
+    files = {p: RemoteFile(p, 10, None, f"blob{i}") for i, p in enumerate(("a.wav", "b.wav"))}
+    snapshot = hub_data.Snapshot("org/bench", None, "c0ffee", files, tmp_path, "Bench", "BENCH_DATA_DIR")
+    for downloading, said in ((True, "run it where there is internet"),
+                              (False, "`lm-eval-audio download --tasks bench_task`")):
+        asked = hub_data.ASKED.set((("bench_task",), downloading))
+        try:
+            with pytest.raises(hub_data.HubDataError) as error:
+                snapshot._download(tuple(files.values()))
+        finally:
+            hub_data.ASKED.reset(asked)
+        assert said in str(error.value) and "BENCH_DATA_DIR" in str(error.value), str(error.value)
+        assert downloading is ("lm-eval-audio download" not in str(error.value)), str(error.value)
+
+
+def test_a_clips_snapshot_keeps_the_benchmark_and_local_folder_its_repository_was_opened_with(tmp_path, monkeypatch):
+    """Clips are found by their path in the cache (``snapshot_of``): their errors name what the benchmark named."""
+    from huggingface_hub import constants
+
+    commit = "a" * 40
+    listing = tmp_path / hub_data.WORK_FOLDER / "datasets--org--bench" / commit / "listing.json"
+    listing.parent.mkdir(parents=True)
+    listing.write_text(json.dumps([{"path": "clips/x.wav", "size": 4, "sha256": None, "blob_id": "b"}]))
+    (tmp_path / "datasets--org--bench" / "refs").mkdir(parents=True)
+    (tmp_path / "datasets--org--bench" / "refs" / "main").write_text(commit)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    hub_data.open_snapshot("org/bench", None, "Bench", "BENCH_DATA_DIR")
+    found = hub_data.snapshot_of(tmp_path / "datasets--org--bench" / "snapshots" / commit / "clips" / "x.wav")
+    assert found is not None and (found[0].benchmark, found[0].local_folder) == ("Bench", "BENCH_DATA_DIR")

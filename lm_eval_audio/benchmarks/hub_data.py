@@ -240,24 +240,30 @@ class Snapshot:
     def _download(self, files: tuple[RemoteFile, ...]) -> None:
         from huggingface_hub.utils import tqdm
 
-        def one(remote: RemoteFile, progress: bool) -> None:
+        def one(remote: RemoteFile, progress: bool) -> tuple[str, Exception] | None:
             try:
                 download(self.repo_id, self.commit, remote, self.repo_cache, endpoint(), progress)
-            except Exception as e:
-                raise hub_error(e, self, remote.path) from None
+            except Exception as e:  # said by the calling thread, which holds the command's context (ASKED)
+                return remote.path, e
+            return None
+
+        def said(failure: tuple[str, Exception] | None) -> None:
+            if failure is not None:
+                raise hub_error(failure[1], self, failure[0]) from None
 
         if len(files) == 1:
-            one(files[0], True)
+            said(one(files[0], True))
             return
         # Files with the same bytes share one blob: one download each, the others linked to it after.
         first = {f.etag or f.path: f for f in reversed(files)}
         with tqdm(total=sum(f.size for f in first.values()), unit="B", unit_scale=True,
                   desc=f"{self.repo_id}: {len(files)} files") as bar, ThreadPoolExecutor(max_workers=8) as pool:
-            for remote, _ in zip(first.values(), pool.map(lambda f: one(f, False), first.values())):
+            for remote, failure in zip(first.values(), pool.map(lambda f: one(f, False), first.values())):
+                said(failure)
                 bar.update(remote.size)
         for remote in files:
             if first[remote.etag or remote.path] is not remote:
-                one(remote, False)
+                said(one(remote, False))
 
     def unpacked(self, archive: str, beside: list[str], expect: str, what: str) -> Path:
         """A folder in the official layout: ``archive`` unpacked once (its ``expect`` folder at the top), with the
@@ -352,6 +358,7 @@ def hub_error(e: Exception, snapshot_or_repo, path: str | None = None, local_fol
 
 
 _OPENED: dict[tuple, Snapshot] = {}  # a cache of listings read in this process, not run state
+_OPENED_BY: dict[str, tuple[str, str | None]] = {}  # repo id -> (benchmark, local folder variable) that opened it
 
 
 def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_folder: str | None) -> Snapshot:
@@ -361,6 +368,7 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_fold
 
     cache = cache_root()
     key = (endpoint(), str(cache), repo_id, revision, offline())
+    _OPENED_BY[repo_id] = (benchmark, local_folder)
     if key in _OPENED:
         return _OPENED[key]
     repo_folder = repo_folder_name(repo_id=repo_id, repo_type="dataset")
@@ -437,7 +445,8 @@ def snapshot_of(path: str | Path) -> tuple[Snapshot, RemoteFile] | None:
     key = (endpoint(), str(cache), repo_id, commit, offline())
     if key not in _OPENED:
         files = _read_listing(listing)
-        _OPENED[key] = Snapshot(repo_id, commit, commit, files, cache, repo_id, "lm-eval-audio download --tasks <tasks>")
+        benchmark, local_folder = _OPENED_BY.get(repo_id, (repo_id, None))
+        _OPENED[key] = Snapshot(repo_id, commit, commit, files, cache, benchmark, local_folder)
     snapshot = _OPENED[key]
     return (snapshot, snapshot.files[rel]) if rel in snapshot.files else None
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from lm_eval_audio.model_wrappers.failed_requests import is_failed
 
-# What each wrong choice of a failed document gets: finite, so that argmax never lands on a right choice, whatever
-# length normalization lm-eval applies, and no -inf minus -inf arises.
-_WRONG_CHOICE = (-1.0e4, False)
+# What each wrong choice of a failed document gets: 0, so that argmax never lands on a right choice, whatever length
+# normalization lm-eval applies (0 over a length is 0; over an empty choice's 0, NaN, which argmax picks first, as it
+# picks any NaN over -inf), and no -inf minus -inf arises.
+_WRONG_CHOICE = (0.0, False)
 
 
 def _holds_failure(result) -> bool:
@@ -65,13 +66,24 @@ class failed_items_scored_wrong:
 
     def __init__(self, tasks: dict) -> None:
         self.tasks = [t for t in tasks.values() if hasattr(t, "process_results")]
+        self.before: dict[int, object] = {}  # what each task object held as its own process_results, if anything
 
     def __enter__(self):
         for task in self.tasks:
             if not getattr(task.process_results, "lm_eval_audio_failed_scoring", False):
+                self.before[id(task)] = task.__dict__.get("process_results", _NONE)
                 task.process_results = scored_wrong(task, task.process_results)
         return self
 
     def __exit__(self, *exc) -> None:
         for task in self.tasks:
-            task.__dict__.pop("process_results", None)
+            if id(task) not in self.before:
+                continue  # wrapped by an enclosing run: its to undo
+            before = self.before[id(task)]
+            if before is _NONE:
+                task.__dict__.pop("process_results", None)
+            else:
+                task.process_results = before
+
+
+_NONE = object()

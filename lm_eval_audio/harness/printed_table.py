@@ -46,8 +46,8 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                 scale = scale_of(name, metric_scales)
                 shown = "NaN" if value != value else with_scale(value, scale) if scale else f"{value:.4f}"
                 metrics[key] = f"{shown} (smoke-test judge)"
-            elif isinstance(value, float) and value != value:
-                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers
+            elif isinstance(value, float) and value != value and not name.endswith("_stderr"):
+                metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers (a stderr it formats itself)
             elif scale_of(name, metric_scales) and isinstance(value, (int, float)) and not isinstance(value, bool):
                 metrics[key] = with_scale(value, scale_of(name, metric_scales))
             elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
