@@ -22,7 +22,7 @@ def _local_advice() -> str:
 
 
 def _hub_advice() -> str:
-    from lm_eval_audio.benchmarks.hub_data import cache_root
+    from lm_eval_audio.benchmarks.hub_access import cache_root
 
     return (f"point HF_ENDPOINT at a Hub mirror you can reach, or download it where there is internet (`hf download "
             f"<id>` fills the same cache, HF_HUB_CACHE={cache_root()}) and run with HF_HUB_OFFLINE=1")
@@ -68,7 +68,7 @@ def config_json(who: str, pretrained: str, revision: str | None = None, gguf_fil
         raise CheckpointNotFound(f"{who}: {argument}={pretrained}: no such folder (from {os.getcwd()}); "
                                  f"{_local_advice()}, or a Hub id such as Qwen/Qwen2-Audio-7B-Instruct")
     _reach_hub(f"{who}: {argument}", pretrained, revision, gguf_file)
-    from lm_eval_audio.benchmarks.hub_data import cache_root
+    from lm_eval_audio.benchmarks.hub_access import cache_root
 
     try:
         return PretrainedConfig.get_config_dict(pretrained, revision=revision, cache_dir=str(cache_root()), **gguf)[0]
@@ -83,7 +83,7 @@ def _reach_hub(named: str, repo_id: str, revision: str | None, gguf_file: str | 
     from huggingface_hub import HfApi, try_to_load_from_cache
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
-    from lm_eval_audio.benchmarks.hub_data import cache_root, endpoint, offline
+    from lm_eval_audio.benchmarks.hub_access import cache_root, endpoint, offline
 
     # the cache, the mirror and offline mode as the data's are found: from the environment when asked
     cached = try_to_load_from_cache(repo_id, gguf_file or "config.json", cache_dir=cache_root(), revision=revision)
