@@ -42,10 +42,8 @@ def on_evaluator(module) -> None:
                 run_state.current().results_naming = (getattr(lm, "results_name", None),
                                                       getattr(lm, "audio_condition", None))
             try:
-                if is_ours(lm):  # a failed document scored wrong, never right by lm-eval's argmax over -inf
-                    with failed_items_scored_wrong(tasks):
-                        results = original(lm, task_dict, *args, **kwargs)
-                else:
+                # with our model, a failed document is scored wrong, never right by lm-eval's argmax over -inf
+                with failed_items_scored_wrong(tasks if is_ours(lm) else {}):
                     results = original(lm, task_dict, *args, **kwargs)
             finally:
                 state = run_state.finish()
