@@ -28,11 +28,15 @@ GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
 QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
 PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
 VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507")
+AUDIO_FLAMINGO_3 = Family("Audio Flamingo 3", ("audioflamingo3",), "nvidia/audio-flamingo-3-hf")
+MUSIC_FLAMINGO = Family("Music Flamingo", ("musicflamingo",), "nvidia/music-flamingo-2601-hf")
+QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
 # How each runs: family_adapters.py.
-PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, VOXTRAL)
+PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, VOXTRAL, QWEN3_OMNI, AUDIO_FLAMINGO_3,
+          MUSIC_FLAMINGO)
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
@@ -41,8 +45,6 @@ _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 REFUSED: dict[str, tuple[str, str]] = {
     "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "a thinker saved on its own is not adapted (the published "
                              "checkpoints, model_type qwen2_5_omni, are)"),
-    "qwen3_omni_moe": ("Qwen3-Omni", "generate() also runs the speech talker; not adapted yet"),
-    "qwen3_omni_moe_thinker": ("Qwen3-Omni", "the thinker is not adapted yet"),
 }
 
 # Families transformers does not implement: their checkpoints carry remote code or no transformers config.

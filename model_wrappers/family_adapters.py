@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import importlib.util
 
-from lm_eval_audio.model_wrappers import families
+from lm_eval_audio.model_wrappers import families, reasoning
 from lm_eval_audio.model_wrappers.families import (
+    AUDIO_FLAMINGO_3,
+    MUSIC_FLAMINGO,
     GEMMA3N,
     GENERIC_PATH,
     GRANITE_SPEECH,
     PHI4_MULTIMODAL,
     QWEN2_5_OMNI,
+    QWEN3_OMNI,
     VOXTRAL,
     Family,
     UnsupportedFamily,
@@ -36,6 +39,9 @@ class FamilyAdapter:
     # True where the processor renders and tokenizes the prompt itself, the clips inside it (it takes no
     # text with audio=): the model inputs then come from :meth:`encode`, not from a chat template's text.
     encodes_prompt = False
+    # True where the processor's padding= reaches its feature extractor too and must not (Audio Flamingo: padding a
+    # call's windows to the longest instead of to 30 s breaks the encoder): padding is then asked of the text only.
+    pads_text_only = False
     # False where transformers' generate(stop_strings=...) cannot read the family's tokenizer: generation then
     # runs to max_gen_toks or EOS, and the answer is cut at the task's stop strings after decoding, as always.
     stops_in_generate = True
@@ -69,6 +75,9 @@ class FamilyAdapter:
         """Check the loaded model and keep it for :meth:`before_call`."""
         self.model = model
 
+    def check_settings(self, long_audio: str, max_audio_seconds: float | None) -> None:
+        """Refuse, before any request, the settings the family cannot run with."""
+
     def default_system_prompt(self) -> str | None:
         """The system turn when neither the task nor ``system_prompt=`` gives one; None leaves it to the template."""
         return None
@@ -89,6 +98,17 @@ class FamilyAdapter:
     def before_call(self, has_audio: bool) -> None:
         """Put the model in the state for a batch with (or without) audio; called before every forward
         and generate, so that no state carries over from the previous call."""
+
+    def trace_markers(self, chat_template: str | None) -> reasoning.TraceMarkers | None:
+        """How the family marks a reasoning trace, where its checkpoint thinks (None: it answers straight away).
+        Any checkpoint whose chat template writes ``<think>`` (a thinking template opens or closes the trace) is a
+        thinking one."""
+        return reasoning.THINK if chat_template and reasoning.THINK.open in chat_template else None
+
+    def thinking_budget(self) -> int | None:
+        """The new tokens the family's documentation gives a thinking variant for its trace and answer together
+        (None: none documented); the default of ``thinking_budget=``."""
+        return None
 
     def record(self) -> dict:
         """What the results JSON says about how this family ran (``lm_eval_audio_model``)."""
@@ -185,6 +205,96 @@ class Qwen25OmniAdapter(FamilyAdapter):
 
     def record(self) -> dict:
         return {"model": "the thinker only (text out); the speech talker is not loaded"}
+
+
+# Qwen3-Omni-30B-A3B-Thinking: the model card's (QwenLM/Qwen3-Omni README, "vLLM Usage") sampling settings for the
+# Thinking model give max_tokens=16384 (with max_model_len 32768).
+QWEN3_OMNI_THINKING_BUDGET = 16384
+
+
+class Qwen3OmniAdapter(FamilyAdapter):
+    """Qwen3-Omni (Instruct, Thinking, Captioner; and a thinker saved on its own, ``qwen3_omni_moe_thinker``): the
+    thinker alone. The Instruct checkpoint sets ``enable_audio_output``, so transformers' top-level class builds
+    the speech talker and code2wav as well, its ``generate()`` runs them and caps the answer at its own
+    ``thinker_max_new_tokens``. The thinker (audio encoder, vision encoder, MoE text model) loads from any of the
+    layouts, generates text with the task's settings and scores continuations; the talker's weights stay on disk.
+    Its processor pads the clips of a call to the longest and truncates none (chunk_length 300 s, truncation off),
+    so a clip is heard whole; a clip padded next to a longer one encodes differently at its last frames, so
+    requests with audio are generated one at a time. The processor loads a torchvision video processor."""
+
+    does = "the thinker alone (no talker or code2wav loaded), requests with audio generated one at a time"
+    clips_alone = True
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("torchvision", "qwen3-omni", "the video processor its processor loads")]
+
+    def load(self, load_kwargs: dict):
+        from transformers import Qwen3OmniMoeThinkerForConditionalGeneration
+
+        return Qwen3OmniMoeThinkerForConditionalGeneration.from_pretrained(self.pretrained, **load_kwargs)
+
+    def audio_window_seconds(self, from_processor: float | None) -> float | None:
+        return None  # the processor truncates nothing: the whole clip reaches the audio encoder
+
+    def thinking_budget(self) -> int | None:
+        return QWEN3_OMNI_THINKING_BUDGET
+
+    def record(self) -> dict:
+        return {"model": "the thinker only (text out); the speech talker and code2wav are not loaded",
+                **super().record()}
+
+
+class AudioFlamingoAdapter(FamilyAdapter):
+    """Audio Flamingo 3 and Music Flamingo: a Whisper-style encoder over 30 s windows, a projector and a Qwen2.5
+    text model. In transformers 5.23 no multimodal auto class maps them, so the model loads with its own class. The
+    processor takes one clip per prompt (a single ``<sound>``, which the template puts first in the user turn and
+    the processor expands to the clip's frames: Music Flamingo wraps them in ``<|sound_bos|>``/``<|sound_eos|>``)
+    and hears at most ``max_audio_len`` seconds of it (AF3 600, Music Flamingo 1,200: 20 or 40 windows), dropping
+    the rest with a log line only. Here a longer clip is cut at that limit by ``long_audio=truncate`` and counted;
+    ``chunk`` and requests with several clips are refused. Its ``padding=`` reaches the feature extractor, where
+    padding to the longest window of a call instead of to 30 s breaks the encoder: padding is asked of the text
+    side only. The default system prompt is the template's (AF3 "You are a helpful assistant.", Music Flamingo its
+    own), and the checkpoint's sampling settings are set aside as for any checkpoint (``generation_config=``)."""
+
+    does = ("loaded with its own class, one clip per request heard up to the processor's limit (longer clips cut there "
+            "and counted), padding asked of the text only")
+    pads_text_only = True
+
+    def load(self, load_kwargs: dict):
+        import transformers
+
+        name = "MusicFlamingoForConditionalGeneration" if self.family is MUSIC_FLAMINGO else \
+            "AudioFlamingo3ForConditionalGeneration"
+        return getattr(transformers, name).from_pretrained(self.pretrained, **load_kwargs)
+
+    def prepare_processor(self, processor) -> None:
+        self.max_audio_len = float(getattr(processor, "max_audio_len", 0) or 0) or None
+
+    def audio_window_seconds(self, from_processor: float | None) -> float | None:
+        return self.max_audio_len  # the processor cuts 30 s windows itself; it hears this much of a clip at most
+
+    def check_settings(self, long_audio: str, max_audio_seconds: float | None) -> None:
+        if long_audio == "chunk":
+            raise UnsupportedFamily(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}) takes one clip per request and windows it itself "
+                f"(up to {self.max_audio_len:g} s); leave long_audio=chunk out")
+        if max_audio_seconds and self.max_audio_len and max_audio_seconds > self.max_audio_len:
+            raise UnsupportedFamily(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}) hears at most {self.max_audio_len:g} s of a clip "
+                f"(its processor's max_audio_len), not max_audio_seconds={max_audio_seconds:g}; pass at most that")
+
+    def messages(self, messages: list[dict], audio_token: str | None) -> list[dict]:
+        clips = sum(1 for m in messages if isinstance(m["content"], list)
+                    for part in m["content"] if part.get("type") == "audio")
+        if clips > 1:
+            raise ValueError(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}) hears one clip per request (its template writes "
+                f"one <sound> per prompt), and this request has {clips}; evaluate it on single-clip tasks")
+        return messages
+
+    def record(self) -> dict:
+        return {"audio": f"one clip per request, heard up to {self.max_audio_len:g} s (its processor's 30 s windows); "
+                         "longer clips are cut there (long_audio=truncate) and counted"}
 
 
 class Phi4MultimodalAdapter(FamilyAdapter):
@@ -294,7 +404,8 @@ class VoxtralAdapter(FamilyAdapter):
 
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {
     GRANITE_SPEECH.name: GraniteSpeechAdapter, GEMMA3N.name: Gemma3nAdapter, QWEN2_5_OMNI.name: Qwen25OmniAdapter,
-    PHI4_MULTIMODAL.name: Phi4MultimodalAdapter, VOXTRAL.name: VoxtralAdapter,
+    PHI4_MULTIMODAL.name: Phi4MultimodalAdapter, VOXTRAL.name: VoxtralAdapter, QWEN3_OMNI.name: Qwen3OmniAdapter,
+    AUDIO_FLAMINGO_3.name: AudioFlamingoAdapter, MUSIC_FLAMINGO.name: AudioFlamingoAdapter,
 }
 
 

@@ -26,20 +26,22 @@ from lm_eval.api.model import LM, CacheHook
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import as_bool, one_of, read_before_loading, received, refuse_unknown
-from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters
+from lm_eval_audio.endpoints.model_args import as_bool, number, one_of, read_before_loading, received, refuse_unknown
+from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
 from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, load_model
 from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
-from lm_eval_audio.model_wrappers.request_parts import RequestParts, cut_at_stops, generation_settings, split_request
+from lm_eval_audio.model_wrappers.request_parts import RequestParts, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
 WHO = "hf-audio"
 _LONG_AUDIO_POLICIES = ("truncate", "chunk")
+# prompts=: the benchmark's own prompts, or those the model's authors published for it (the task loaders read it).
+PROMPT_SOURCES = ("benchmark", "authors")
 
 
 def _heaviest_first(groups: list[list[RequestParts]]) -> list[list[RequestParts]]:
@@ -70,6 +72,8 @@ class HFAudioSettings:
     audio: AudioCondition
     family: str | None
     generation_config: str
+    thinking_budget: int | None  # None: the family's documented budget for a thinking checkpoint
+    prompts: str  # whose prompts the tasks ask with (read by the task loaders from the run's metadata)
 
     @classmethod
     def read(cls, given: dict, init) -> HFAudioSettings:
@@ -106,6 +110,9 @@ class HFAudioSettings:
             batch_size=None if str(batch_size).startswith("auto") else int(batch_size),
             max_batch_size=int(given["max_batch_size"] or 64), max_length=int(max_length) if max_length else None,
             audio=audio, family=given["family"], generation_config=given["generation_config"],
+            thinking_budget=None if given["thinking_budget"] is None else number(WHO, "thinking_budget",
+                                                                                  given["thinking_budget"]),
+            prompts=one_of(WHO, "prompts", given["prompts"], PROMPT_SOURCES),
         )
 
 
@@ -156,6 +163,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         audio: str = "full",
         family: str | None = None,
         generation_config: str = "neutral",
+        thinking_budget: int | None = None,
+        prompts: str = "benchmark",
         **unknown,
     ) -> None:
         super().__init__()
@@ -213,7 +222,10 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
         self.system_prompt = (settings.system_prompt if settings.system_prompt is not None
                               else self.adapter.default_system_prompt())
+        self.thinking = reasoning.Thinking.of(self.adapter.trace_markers(getattr(self.processor, "chat_template", None)),
+                                              settings.thinking_budget, self.adapter.thinking_budget(), WHO)
         self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
+                           "reasoning_trace": self.thinking.record(), "prompts_from": settings.prompts,
                            **greedy.record(settings.generation_config, getattr(self.model, "generation_config", None)),
                            # Requests by kind: audio always in the model's template (unless chat_template=False);
                            # text in it only under lm-eval's --apply_chat_template, as lm-eval's `hf` does.
@@ -231,6 +243,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         window = self._audio_window_seconds()
         self.max_audio_seconds = settings.max_audio_seconds or window
         self.long_audio = settings.long_audio
+        self.adapter.check_settings(settings.long_audio, settings.max_audio_seconds)
         self._audio_token_id = self._find_audio_token_id()
 
         self.batcher = Batcher(settings.batch_size, settings.max_batch_size, "hf-audio")
@@ -408,7 +421,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
     def _generate_rows(self, batch: list[RequestParts]) -> list[str]:
         import torch
 
-        settings = generation_settings(batch[0].second, self.max_new_tokens)
+        settings = self.thinking.settings(generation_settings(batch[0].second, self.max_new_tokens))
         kwargs = {**self._neutral_generation, **settings.other, "do_sample": settings.do_sample}
         if settings.do_sample:
             kwargs["temperature"] = settings.temperature
@@ -421,16 +434,23 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
             pad_id = self.tokenizer.eos_token_id
         prompt_len = inputs["input_ids"].shape[1]
         self.adapter.before_call(bool(batch[0].refs))
-        if settings.until and self.adapter.stops_in_generate:
+        if settings.until and self.adapter.stops_in_generate and not self.thinking.markers:
             # Stopping early only saves the tokens past the stop: the text is cut at it below, and a
-            # finished row's later tokens are discarded, so batch size cannot change what is kept.
+            # finished row's later tokens are discarded, so batch size cannot change what is kept. (A thinking
+            # model's stop strings apply to its answer only, after the trace: never inside generate.)
             kwargs.update(stop_strings=settings.until, tokenizer=self.tokenizer)
         with torch.inference_mode():
             out = self.model.generate(
                 **inputs, max_new_tokens=settings.max_new_tokens, pad_token_id=pad_id, **kwargs,
             )
         decoded = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
-        return [cut_at_stops(text, settings.until) for text in decoded]
+        answers = [self.thinking.answer(text, r.text, settings.until, self._count_tokens)
+                   for text, r in zip(decoded, rendered)]
+        self.thinking.count([getattr(self._requests[item.index], "task_name", None) for item in batch], answers)
+        return answers
+
+    def _count_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def _cache_partial(self, kind: str, requests):
         """Each answer into lm-eval's ``--use_cache`` database as its batch finishes (lm-eval itself

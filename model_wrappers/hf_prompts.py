@@ -63,7 +63,9 @@ class TemplateEncoder:
         special = {lm._add_special_tokens(r) for r in rendered}
         if len(special) > 1:
             raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
-        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt", "padding": True}
+        kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt"}
+        # (a family whose processor would pad the audio windows too gets padding for its text alone)
+        kwargs.update({"text_kwargs": {"padding": True}} if lm.adapter.pads_text_only else {"padding": True})
         if special != {None}:
             kwargs["add_special_tokens"] = special.pop()
         if flat:

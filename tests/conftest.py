@@ -41,6 +41,11 @@ tiny_gemma3n = _tiny_model("gemma3n")
 tiny_qwen2_5_omni = _tiny_model("qwen2_5_omni")
 tiny_phi4_multimodal = _tiny_model("phi4_multimodal")
 tiny_voxtral = _tiny_model("voxtral")
+tiny_qwen3_omni = _tiny_model("qwen3_omni")
+tiny_qwen3_omni_thinking = _tiny_model("qwen3_omni_thinking")
+tiny_qwen3_omni_thinker = _tiny_model("qwen3_omni_thinker")
+tiny_audioflamingo3 = _tiny_model("audioflamingo3")
+tiny_musicflamingo = _tiny_model("musicflamingo")
 
 
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:

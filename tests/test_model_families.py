@@ -389,6 +389,7 @@ def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path
     ("tiny_gemma3n", "timm", "gemma3n", "Gemma 3n"),
     ("tiny_qwen2_5_omni", "torchvision", "qwen2-5-omni", "Qwen2.5-Omni"),
     ("tiny_phi4_multimodal", "peft", "phi4-multimodal", "Phi-4-multimodal"),
+    ("tiny_qwen3_omni", "torchvision", "qwen3-omni", "Qwen3-Omni"),
     ("tiny_voxtral", "mistral_common", "voxtral", "Voxtral"),
     ("tiny_voxtral", "soxr", "voxtral", "Voxtral"),
 ])  # fmt: skip
@@ -451,7 +452,7 @@ def test_gemma3n_receives_one_bos_and_the_model_cards_turns(gemma3n, clips):
     assert gemma3n.run_record["family"] == "Gemma 3n" and gemma3n.run_record["system_prompt"] is None
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_gemma3n", "tiny_phi4_multimodal"])
+@pytest.mark.parametrize("tiny_model", ["tiny_gemma3n", "tiny_phi4_multimodal", "tiny_qwen3_omni"])
 def test_clips_are_encoded_alone_where_the_encoder_is_not_padding_invariant(tiny_model, request, clips):
     """The tiny model's encoder is not padding-invariant, as the checkpoints' is not: a clip padded to a longer
     one in its batch encodes differently, and the request's log-probs move. So at bs4 every generate() with

@@ -234,6 +234,7 @@ def on_evaluate_config(module) -> None:
                 from lm_eval_audio.benchmarks import hub_data
 
                 named = getattr(namespace, "device", None) is not None or config.device != module.EvaluatorConfig().device
+                budget_from_gen_kwargs(config)
                 under_way.command = command = RunCommand.of(config, device_named=named)
                 # what a data error says to fetch ahead: exactly the tasks named (reset as the command ends)
                 under_way.asked = hub_data.ASKED.set((command.tasks, False))
@@ -243,6 +244,20 @@ def on_evaluate_config(module) -> None:
         return from_cli
 
     wrap(module.EvaluatorConfig, "from_cli", make)
+
+
+def budget_from_gen_kwargs(config) -> None:
+    """``--gen_kwargs max_gen_toks=N`` is a thinking model's whole budget too: lm-eval sets it on every generation
+    task, and our model wrappers otherwise raise a task's ``max_gen_toks`` to the family's thinking budget (a
+    task's limit is written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given."""
+    gen_kwargs = config.gen_kwargs if isinstance(config.gen_kwargs, dict) else {}
+    if config.model in THINKING_WRAPPERS and "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) \
+            and "thinking_budget" not in config.model_args:
+        config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
+
+
+# The model wrappers that read thinking_budget= (the cascade's LLM answers from a transcript, as a text model).
+THINKING_WRAPPERS = ("hf-audio", "openai-audio")
 
 
 def check_before_the_model_loads(command: RunCommand) -> None:

@@ -1,0 +1,172 @@
+"""A thinking model's reasoning trace, kept apart from its answer.
+
+A thinking model writes a trace (``<think>...</think>`` for Qwen3-Omni Thinking and Audio Flamingo 3's thinking
+mode; a server's reasoning parser hands it over as ``reasoning_content`` or ``reasoning``) and then its answer.
+Only the answer may reach a task's filters, scorers and judges: a trace that mentions every option would
+otherwise be scored as if it were the answer. :func:`split_trace` cuts a reply at the trace's end;
+:class:`Reasoned` is the answer (a ``str``, what lm-eval scores) that carries its trace, which the seam writes
+into the logged sample (``reasoning``); :func:`count` notes per task how many answers had a trace, how long the
+traces were and how many were cut off by the token limit (``lm_eval_audio_data.reasoning_traces`` in the
+results). A trace that never ends (the model ran out of tokens while thinking) is not an answer: the item is
+answered empty, which every scorer here scores wrong, and counted as ``unfinished``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio")
+
+
+@dataclass(frozen=True)
+class TraceMarkers:
+    """What opens and closes a family's trace in its output text."""
+
+    open: str
+    close: str
+
+
+THINK = TraceMarkers("<think>", "</think>")
+
+
+class Reasoned(str):
+    """The answer of a reply that had a reasoning trace: the ``str`` is the answer alone (empty where the trace
+    never ended); ``reasoning`` the trace, ``finished`` whether it ended, ``trace_tokens`` its length in tokens
+    where the model wrapper knows it."""
+
+    def __new__(cls, answer: str, reasoning: str, finished: bool = True, trace_tokens: int | None = None):
+        obj = super().__new__(cls, answer)
+        obj.reasoning, obj.finished, obj.trace_tokens = reasoning, finished, trace_tokens
+        return obj
+
+    def __reduce__(self):  # kept through --use_cache's pickling and the gather of several ranks
+        return (Reasoned, (str(self), self.reasoning, self.finished, self.trace_tokens))
+
+    def cut(self, answer: str) -> Reasoned:
+        """The same trace with the answer cut (at the task's stop strings)."""
+        return Reasoned(answer, self.reasoning, self.finished, self.trace_tokens)
+
+
+def split_trace(text: str, markers: TraceMarkers = THINK, opened: bool = False) -> str:
+    """``text`` without its trace: a :class:`Reasoned` where it has one, else ``text`` unchanged.
+
+    ``opened``: the prompt ends with the open marker (the template opened the trace, as Qwen3's thinking templates
+    do), so the reply starts inside it. A reply whose first words are the open marker, or that holds the close
+    marker, has a trace too: a template may open it without saying so. The answer starts after the close marker,
+    its leading whitespace dropped; with no close marker the trace is unfinished and the answer empty."""
+    start = None
+    stripped = text.lstrip()
+    if stripped.startswith(markers.open):
+        start = len(text) - len(stripped) + len(markers.open)
+    elif opened or markers.close in text:
+        start = 0
+    if start is None:
+        return text
+    end = text.find(markers.close, start)
+    if end < 0:
+        return Reasoned("", text[start:].strip(), finished=False)
+    return Reasoned(text[end + len(markers.close):].lstrip(), text[start:end].strip())
+
+
+def with_trace(answer: str, reasoning: str | None, finished: bool, trace_tokens: int | None = None) -> str:
+    """The answer with a trace a server handed over apart (``reasoning_content``), or ``answer`` as it is."""
+    if not reasoning and finished:
+        return answer
+    return Reasoned(answer if finished else "", reasoning or "", finished, trace_tokens)
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """How a model wrapper reads its model's replies: ``markers`` where the model thinks (None: it answers straight
+    away, though a reply that holds a trace all the same still has it removed), and ``budget``, the new tokens a
+    reply of a thinking model gets for trace and answer together."""
+
+    markers: TraceMarkers | None
+    budget: int | None
+    budget_from: str  # where the budget comes from, for the results
+
+    @classmethod
+    def of(cls, markers: TraceMarkers | None, asked: int | None, documented: int | None, who: str) -> Thinking:
+        """``asked``: ``thinking_budget=`` (None: not given); ``documented``: the family's budget for its thinking
+        variant."""
+        if markers is None:
+            if asked is not None:
+                log.warning("%s: thinking_budget=%d is not used: this checkpoint's chat template opens no reasoning "
+                            "trace", who, asked)
+            return cls(None, None, "")
+        if asked is not None:
+            return cls(markers, asked, "thinking_budget= in --model_args")
+        if documented is not None:
+            return cls(markers, documented, "the family's documented thinking budget")
+        return cls(markers, None, "")
+
+    def settings(self, settings):
+        """A request's generation settings (``request_parts.GenerationSettings``) with the thinking budget: a
+        task's ``max_gen_toks`` is written for an answer (a letter, a sentence) and would cut every trace, so a
+        thinking model gets at least its budget; a larger ``max_gen_toks`` is kept."""
+        if self.budget is None or settings.max_new_tokens >= self.budget:
+            return settings
+        import dataclasses
+
+        return dataclasses.replace(settings, max_new_tokens=self.budget)
+
+    def answer(self, text: str, prompt: str, until: list[str], count_tokens=None) -> str:
+        """The reply's answer, its trace removed (``prompt``: the rendered prompt, which may have opened the trace)
+        and cut at the task's stop strings, which apply to the answer alone."""
+        from lm_eval_audio.model_wrappers.request_parts import cut_at_stops
+
+        markers = self.markers or THINK
+        answer = split_trace(text, markers, opened=prompt.rstrip().endswith(markers.open))
+        if not isinstance(answer, Reasoned):
+            return cut_at_stops(answer, until)
+        tokens = count_tokens(answer.reasoning) if count_tokens else None
+        return Reasoned(cut_at_stops(str(answer), until), answer.reasoning, answer.finished, tokens)
+
+    def count(self, tasks: list[str | None], answers: list) -> None:
+        """Each answer counted under its task (:func:`count`)."""
+        by_task: dict[str, list] = {}
+        for task, answer in zip(tasks, answers):
+            by_task.setdefault(task or "unknown_task", []).append(answer)
+        for task, group in by_task.items():
+            count(task, group, thinks=self.markers is not None)
+
+    def record(self) -> dict | None:
+        """What the results JSON says of the trace handling (``lm_eval_audio_model.reasoning_trace``)."""
+        if self.markers is None:
+            return None
+        return {"markers": [self.markers.open, self.markers.close],
+                "handling": "removed before any filter, scorer or judge; kept in each logged sample as reasoning; "
+                            "an unfinished trace is answered empty (scored wrong) and counted",
+                "budget": self.budget, "budget_from": self.budget_from or "none documented: the task's max_gen_toks"}
+
+
+def count(task: str, answers: list, thinks: bool = False) -> None:
+    """Note, for ``task``, the answers, those with a trace, the traces' length and the unfinished ones (into the
+    results' ``lm_eval_audio_data.reasoning_traces``), and warn of unfinished traces once per task. Answers of a
+    model that does not think are noted only where one had a trace."""
+    traced = [a for a in answers if isinstance(a, Reasoned)]
+    if not traced and not thinks:
+        return
+    state = run_state.current()
+    entry = state.data_notes.setdefault("reasoning_traces", {}).setdefault(
+        task, {"answers": 0, "traces": 0, "unfinished": 0, "trace_chars": 0, "trace_tokens": 0,
+               "answers_with_token_count": 0})
+    entry["answers"] += len(answers)
+    entry["traces"] += len(traced)
+    entry["unfinished"] += sum(not a.finished for a in traced)
+    entry["trace_chars"] += sum(len(a.reasoning) for a in traced)
+    known = [a.trace_tokens for a in traced if a.trace_tokens is not None]
+    entry["trace_tokens"] += sum(known)
+    entry["answers_with_token_count"] += len(known)
+    entry["mean_trace_chars"] = round(entry["trace_chars"] / entry["traces"], 1) if entry["traces"] else 0.0
+    if entry["answers_with_token_count"]:
+        entry["mean_trace_tokens"] = round(entry["trace_tokens"] / entry["answers_with_token_count"], 1)
+    unfinished = sum(not a.finished for a in traced)
+    if unfinished and state.first_time(("unfinished_traces", task)):
+        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty and "
+                    "scored wrong (counted as unfinished under lm_eval_audio_data.reasoning_traces); raise "
+                    "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks=N) to let them finish",
+                    task, unfinished)

@@ -1,0 +1,173 @@
+"""Qwen3-Omni (Instruct, Thinking, a thinker saved alone), Audio Flamingo 3 and Music Flamingo through hf-audio: the
+tokens each receives, the thinker alone, batch invariance, traces kept out of the answer, and plain lm_eval on
+spoken_digits (tiny models of the real transformers 5.23 classes, built offline)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import soundfile as sf
+import torch
+from conftest import gen_request as gen
+from conftest import ll_request as ll
+from test_model_families import _collapsed, _received, _spoken_digits
+
+from lm_eval_audio.model_wrappers import reasoning
+from lm_eval_audio.model_wrappers.families import UnsupportedFamily
+from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
+from lm_eval_audio.storage import run_state
+from lm_eval_audio.testing.tiny_models.audio_flamingo import MUSIC_FLAMINGO_SYSTEM_PROMPT
+
+# Qwen3-Omni-30B-A3B's turns (its model card; "No system prompt should be set for any evaluation benchmark", the
+# README's evaluation settings): the clip as <|audio_start|> + its <|audio_pad|> tokens + <|audio_end|>, then the text.
+QWEN3_OMNI_PROMPT = "<|im_start|>user\n<|audio_start|><|audio_pad|><|audio_end|>{text}<|im_end|>\n<|im_start|>assistant\n"
+# Audio Flamingo 3's template (transformers' convert_audioflamingo3_to_hf.py): a default system turn, <sound> first.
+AF3_PROMPT = ("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n<sound>{text}<|im_end|>\n"
+              "<|im_start|>assistant\n")
+MF_PROMPT = (f"<|im_start|>system\n{MUSIC_FLAMINGO_SYSTEM_PROMPT}<|im_end|>\n<|im_start|>user\n<|sound_bos|><sound>"
+             "<|sound_eos|>{text}<|im_end|>\n<|im_start|>assistant\n")
+
+
+def _audio_tokens(model, seconds: float) -> int:
+    """The audio tokens the family's processor gives a clip of ``seconds`` (its own count, for the check)."""
+    inputs = model.processor(text=[model._default_audio_prompt() or "<sound>"],
+                             audio=[np.zeros(int(seconds * 16000), dtype=np.float32)], return_tensors="pt")
+    return int((inputs["input_ids"] == model._audio_token_id).sum())
+
+
+@pytest.fixture(scope="module")
+def qwen3_omni(tiny_qwen3_omni):
+    return HFAudioLM(pretrained=tiny_qwen3_omni, device="cpu", dtype="float32", batch_size=4)
+
+
+def test_qwen3_omni_runs_its_thinker_alone_from_each_layout(tiny_qwen3_omni, tiny_qwen3_omni_thinking,
+                                                            tiny_qwen3_omni_thinker, qwen3_omni, clips):
+    """The Instruct checkpoint sets enable_audio_output (transformers' top-level class would build the talker and
+    code2wav and run them in generate()); whatever the layout, only the thinker is built, and it generates exactly the
+    task's max_gen_toks."""
+    from transformers import Qwen3OmniMoeThinkerForConditionalGeneration
+
+    assert json.loads((__import__("pathlib").Path(tiny_qwen3_omni) / "config.json").read_text())["enable_audio_output"]
+    for path in (tiny_qwen3_omni_thinking, tiny_qwen3_omni_thinker):
+        other = HFAudioLM(pretrained=path, device="cpu", dtype="float32")
+        assert type(other.model) is Qwen3OmniMoeThinkerForConditionalGeneration
+    model = qwen3_omni.model
+    assert type(model) is Qwen3OmniMoeThinkerForConditionalGeneration
+    assert not any("talker" in name or "code2wav" in name for name, _ in model.named_modules())
+    assert qwen3_omni.run_record["model"].startswith("the thinker only")
+    generate, new_tokens = model.generate, []
+    model.generate = lambda **kw: new_tokens.append((out := generate(**kw)).shape[1] - kw["input_ids"].shape[1]) or out
+    try:
+        qwen3_omni.generate_until([gen("<audio>Which digit?", [clips[2]], {"until": [], "max_gen_toks": 3})])
+    finally:
+        model.generate = generate
+    assert new_tokens == [3]  # the task's, not the top-level generate()'s thinker_max_new_tokens
+
+
+def test_qwen3_omni_receives_the_model_cards_turns(qwen3_omni, clips):
+    tok = qwen3_omni.tokenizer
+    with _received(qwen3_omni.model) as seen:
+        qwen3_omni.generate_until([gen("<audio>Which digit?", [clips[2]])])
+        qwen3_omni.loglikelihood([ll("<audio>Which digit?", " one", [clips[2]])])
+    assert _collapsed(tok, seen[0], "<|audio_pad|>") == QWEN3_OMNI_PROMPT.format(text="Which digit?")
+    seconds = sf.info(clips[2]).duration
+    assert seen[0].count(qwen3_omni._audio_token_id) == _audio_tokens(qwen3_omni, seconds) > 0
+    assert tok.decode(seen[1]).startswith(tok.decode(seen[0]))  # the choice scored straight after the header
+    assert qwen3_omni.run_record["system_prompt"] is None and qwen3_omni.max_audio_seconds is None
+
+
+def test_qwen3_omni_hears_a_long_clip_whole(qwen3_omni, tmp_path):
+    """The processor truncates nothing (chunk_length 300 s, truncation off): a 40 s clip is heard whole."""
+    path = tmp_path / "long.wav"
+    sf.write(path, (0.1 * np.sin(np.arange(40 * 16000) / 5)).astype(np.float32), 16000)
+    with _received(qwen3_omni.model) as seen:
+        qwen3_omni.generate_until([gen("<audio>Describe.", [str(path)], {"until": [], "max_gen_toks": 1})])
+    assert seen[0].count(qwen3_omni._audio_token_id) == _audio_tokens(qwen3_omni, 40) > _audio_tokens(qwen3_omni, 30)
+
+
+def test_a_thinking_checkpoint_is_scored_on_its_answer(tiny_qwen3_omni_thinking, clips):
+    """The Thinking template opens the trace: the reply's trace is removed before the answer is cut at the task's
+    stop strings, kept as reasoning, counted; a trace the token limit cut off is answered empty and counted."""
+    model = HFAudioLM(pretrained=tiny_qwen3_omni_thinking, device="cpu", dtype="float32", batch_size=2)
+    assert model.thinking.markers == reasoning.THINK and model.thinking.budget == 16384
+    assert model.run_record["reasoning_trace"]["budget_from"] == "the family's documented thinking budget"
+    tok = model.tokenizer
+    replies = iter(["Two digits are heard.\nMaybe three.</think>\n\nthree\nmore", "Still thinking about"])
+
+    def scripted(**kwargs):  # what the model writes, as token ids after the prompt
+        rows = [tok(next(replies), add_special_tokens=False)["input_ids"] for _ in range(kwargs["input_ids"].shape[0])]
+        width = max(map(len, rows))
+        rows = [r + [tok.pad_token_id] * (width - len(r)) for r in rows]
+        return torch.cat([kwargs["input_ids"], torch.tensor(rows)], dim=1)
+
+    model.model.generate = scripted
+    state = run_state.reset()
+    # the same request twice: generated in order (requests are otherwise taken longest first)
+    requests = [gen("<audio>Which digit?", [clips[2]], {"until": ["\n"], "max_gen_toks": 4}) for _ in range(2)]
+    for i, request in enumerate(requests):
+        request.task_name, request.doc_id = "spoken", i
+    answers = model.generate_until(requests)
+    assert [str(a) for a in answers] == ["three", ""]  # the stop string cut the answer, not the trace
+    assert answers[0].reasoning == "Two digits are heard.\nMaybe three." and answers[0].finished
+    assert answers[1].reasoning == "Still thinking about" and not answers[1].finished
+    counted = state.data_notes["reasoning_traces"]["spoken"]
+    assert (counted["answers"], counted["traces"], counted["unfinished"]) == (2, 2, 1)
+    assert counted["mean_trace_tokens"] > 0
+
+
+def test_a_task_limit_is_raised_to_the_thinking_budget_unless_asked(tiny_qwen3_omni_thinking, clips):
+    asked = []
+    for args, expected in (({}, 16384), ({"thinking_budget": 7}, 7)):
+        model = HFAudioLM(pretrained=tiny_qwen3_omni_thinking, device="cpu", dtype="float32", **args)
+        model.model.generate = lambda **kw: asked.append(kw["max_new_tokens"]) or kw["input_ids"]
+        model.generate_until([gen("<audio>Which digit?", [clips[2]], {"until": [], "max_gen_toks": 4})])
+        assert asked[-1] == expected
+
+
+@pytest.fixture(scope="module")
+def flamingos(tiny_audioflamingo3, tiny_musicflamingo):
+    return {name: HFAudioLM(pretrained=path, device="cpu", dtype="float32", batch_size=4)
+            for name, path in (("af3", tiny_audioflamingo3), ("mf", tiny_musicflamingo))}
+
+
+@pytest.mark.parametrize("name, prompt, limit", [("af3", AF3_PROMPT, 600), ("mf", MF_PROMPT, 1200)])
+def test_a_flamingo_receives_its_template_and_hears_up_to_its_limit(flamingos, name, prompt, limit, clips):
+    model = flamingos[name]
+    assert type(model.model).__name__ == {"af3": "AudioFlamingo3", "mf": "MusicFlamingo"}[name] + \
+        "ForConditionalGeneration"
+    with _received(model.model) as seen:
+        model.generate_until([gen("<audio>Which digit?", [clips[2]])])
+    assert _collapsed(model.tokenizer, seen[0], "<sound>") == prompt.format(text="Which digit?")
+    assert seen[0].count(model._audio_token_id) == _audio_tokens(model, sf.info(clips[2]).duration) > 0
+    assert model.max_audio_seconds == limit and model.long_audio == "truncate"
+    assert model.run_record["checkpoint_settings"] == ({"do_sample": True, "temperature": 0.7, "top_k": 20,
+                                                        "top_p": 0.8, "repetition_penalty": 1.05} if name == "af3" else {})
+
+
+def test_a_flamingo_refuses_what_it_cannot_hear(tiny_audioflamingo3, flamingos, clips):
+    with pytest.raises(UnsupportedFamily, match="one clip per request and windows it itself .*long_audio=chunk"):
+        HFAudioLM(pretrained=tiny_audioflamingo3, device="cpu", long_audio="chunk")
+    with pytest.raises(UnsupportedFamily, match="hears at most 600 s of a clip"):
+        HFAudioLM(pretrained=tiny_audioflamingo3, device="cpu", max_audio_seconds=900)
+    with pytest.raises(ValueError, match="hears one clip per request .* has 2"):
+        flamingos["af3"].generate_until([gen("<audio> and <audio>: same digit?", [clips[2], clips[3]])])
+
+
+@pytest.mark.parametrize("tiny_model", ["tiny_qwen3_omni", "tiny_audioflamingo3", "tiny_musicflamingo"])
+def test_a_new_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
+    """Plain lm_eval, generation and multiple choice: batch sizes 1 and 4 agree (answers identical, log-likelihoods
+    within 1e-4), and silence in place of the clips changes them."""
+    pretrained = request.getfixturevalue(tiny_model)
+    one = _spoken_digits(pretrained, tmp_path / "bs1", 1)
+    four = _spoken_digits(pretrained, tmp_path / "bs4", 4)
+    silent = _spoken_digits(pretrained, tmp_path / "silence", 4, audio="silence")
+    assert sorted(one) == sorted(four) == sorted(silent) and len(one) == 12
+    gen_keys = [k for k in one if k[0] == "spoken_digits_gen"]
+    mc_keys = [k for k in one if k[0] == "spoken_digits_mc"]
+    assert all(one[k] == four[k] for k in gen_keys)
+    scores = {name: [float(c[0][0]) for k in mc_keys for c in run[k]] for name, run in
+              (("one", one), ("four", four), ("silent", silent))}
+    assert max(abs(a - b) for a, b in zip(scores["one"], scores["four"])) < 1e-4
+    assert max(abs(a - b) for a, b in zip(scores["one"], scores["silent"])) > 1e-3
