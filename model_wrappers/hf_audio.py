@@ -26,7 +26,8 @@ from lm_eval.api.model import LM, CacheHook
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import as_bool, number, one_of, read_before_loading, received, refuse_unknown
+from lm_eval_audio.endpoints.model_args import (PROMPT_SOURCES, as_bool, number, one_of, read_before_loading, received,
+                                                refuse_unknown)
 from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -40,8 +41,6 @@ log = logging.getLogger("lm_eval.audio.hf_audio")
 
 WHO = "hf-audio"
 _LONG_AUDIO_POLICIES = ("truncate", "chunk")
-# prompts=: the benchmark's own prompts, or those the model's authors published for it (the task loaders read it).
-PROMPT_SOURCES = ("benchmark", "authors")
 
 
 def _heaviest_first(groups: list[list[RequestParts]]) -> list[list[RequestParts]]:

@@ -31,11 +31,11 @@ from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio import encoding
 from lm_eval_audio.endpoints import chat_api
-from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.model_wrappers import failed_requests, reasoning
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.audio.markers import encode_chat_context, place_audio
-from lm_eval_audio.model_wrappers.request_parts import chat_messages, cut_at_stops, generation_settings, split_request
+from lm_eval_audio.model_wrappers.request_parts import chat_messages, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
 
@@ -78,6 +78,8 @@ class OpenAIAudioSettings:
     retry_base_seconds: float
     check_model: bool
     audio: AudioCondition
+    thinking_budget: int | None  # given: the served model thinks; its replies get this many tokens at least
+    prompts: str  # whose prompts the tasks ask with (read by the task loaders from the run's metadata)
 
     @classmethod
     def read(cls, given: dict, init) -> OpenAIAudioSettings:
@@ -107,6 +109,9 @@ class OpenAIAudioSettings:
             system_prompt=given["system_prompt"], audio_format=given["audio_format"], audio_part=given["audio_part"],
             api_key_env=given["api_key_env"], check_model=model_args.as_bool(WHO, "check_model", given["check_model"]),
             audio=audio,
+            thinking_budget=None if given["thinking_budget"] is None else number(WHO, "thinking_budget",
+                                                                                  given["thinking_budget"]),
+            prompts=model_args.one_of(WHO, "prompts", given["prompts"], model_args.PROMPT_SOURCES),
         )
 
 
@@ -129,6 +134,8 @@ class OpenAIAudioLM(LM):
         retry_base_seconds: float = 1.0,
         check_model: bool = True,
         audio: str = "full",
+        thinking_budget: int | None = None,
+        prompts: str = "benchmark",
         batch_size: int | str = 1,
         max_batch_size: int | None = None,
         device: str | None = None,
@@ -154,6 +161,17 @@ class OpenAIAudioLM(LM):
         # The OpenAI API itself needs a key; a local server does not.
         self._key = chat_api.api_key(self.api_key_env,
                                      required=None in self.urls or self.api_key_env != "OPENAI_API_KEY")
+        # A served model's template is the server's: thinking_budget= says it thinks (no stop strings are sent, so
+        # that they cut the answer and not the trace). A trace handed over apart, or left in the content, is
+        # removed from every model's answers all the same.
+        self.thinking = reasoning.Thinking.of(reasoning.THINK if settings.thinking_budget else None,
+                                              settings.thinking_budget, None, WHO)
+        # Into the results JSON (lm_eval_audio_model): what decoded the answers.
+        self.run_record = {"system_prompt": self.system_prompt, "temperature": self.temperature,
+                           "max_tokens": self.max_tokens, "reasoning_trace": self.thinking.record(),
+                           "trace_fields_read": ["message.reasoning", "message.reasoning_content",
+                                                 "<think>...</think> in message.content"],
+                           "prompts_from": settings.prompts}
         if settings.check_model:
             self._check_servers()
         self._last_stats: dict = {}
@@ -235,7 +253,7 @@ class OpenAIAudioLM(LM):
         return {"type": "audio_url", "audio_url": {"url": f"data:{encoding.MIME[self.audio_format]};base64,{data}"}}
 
     def _request(self, parts, messages) -> tuple[dict, list[str]]:
-        settings = generation_settings(parts.second, self.max_tokens)
+        settings = self.thinking.settings(generation_settings(parts.second, self.max_tokens))
         kwargs, until = dict(settings.other), settings.until
         request = {"model": self.model, "messages": messages, "max_tokens": settings.max_new_tokens,
                    "temperature": self.temperature if self.temperature is not None else settings.temperature}
@@ -244,7 +262,7 @@ class OpenAIAudioLM(LM):
             self._ignored_gen_kwargs |= kwargs.keys()
             log.warning("%s: the chat API takes no %s; ignored (sent: max_tokens, temperature, stop, %s)",
                         WHO, sorted(kwargs), ", ".join(_PASSED_GEN_KWARGS))
-        if until:
+        if until and not self.thinking.markers:  # a thinking model's stop strings cut its answer, after the trace
             request["stop"] = until[:_MAX_STOPS]
         return request, until
 
@@ -288,7 +306,8 @@ class OpenAIAudioLM(LM):
                         breaker.failed(e, error)
                         return failed_requests.record(WHO, request, error)
                     breaker.succeeded()
-                text = cut_at_stops(chat_api.reply_text(response), until)
+                text = self.thinking.answer_of_reply(response, until)
+                self.thinking.count([getattr(request, "task_name", None)], [text])
                 # Into lm-eval's --use_cache database now, not when every request is done: a run
                 # killed midway keeps what it was answered.
                 self.cache_hook.add_partial("generate_until", request.args, text)

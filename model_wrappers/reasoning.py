@@ -71,6 +71,15 @@ def split_trace(text: str, markers: TraceMarkers = THINK, opened: bool = False) 
     return Reasoned(text[end + len(markers.close):].lstrip(), text[start:end].strip())
 
 
+def traces_of(responses) -> list[tuple[str, bool]]:
+    """The (trace, finished) of each answer with a trace among a logged sample's ``resps`` (nested lists)."""
+    if isinstance(responses, Reasoned):
+        return [(responses.reasoning, responses.finished)]
+    if isinstance(responses, (list, tuple)) and not isinstance(responses, str):
+        return [trace for item in responses for trace in traces_of(item)]
+    return []
+
+
 def with_trace(answer: str, reasoning: str | None, finished: bool, trace_tokens: int | None = None) -> str:
     """The answer with a trace a server handed over apart (``reasoning_content``), or ``answer`` as it is."""
     if not reasoning and finished:
@@ -124,6 +133,27 @@ class Thinking:
             return cut_at_stops(answer, until)
         tokens = count_tokens(answer.reasoning) if count_tokens else None
         return Reasoned(cut_at_stops(str(answer), until), answer.reasoning, answer.finished, tokens)
+
+    def answer_of_reply(self, response: dict, until: list[str]) -> str:
+        """The answer of a chat completion: a trace the server's reasoning parser handed over apart (``reasoning``,
+        as vLLM names it since late 2025, or ``reasoning_content``, as SGLang and older vLLM do) is kept beside it;
+        a trace left in the content is cut out as :meth:`answer` does. A reply the token limit stopped with its
+        trace handed over and no content is an unfinished trace."""
+        from lm_eval_audio.model_wrappers.request_parts import cut_at_stops
+
+        choice = (response.get("choices") or [{}])[0]
+        message = choice.get("message") or {}
+        content = message.get("content") or ""
+        trace = message.get("reasoning") or message.get("reasoning_content")
+        details = (response.get("usage") or {}).get("completion_tokens_details") or {}
+        tokens = details.get("reasoning_tokens") if isinstance(details, dict) else None
+        if not trace:
+            answer = self.answer(content, "", until)
+            return answer if not isinstance(answer, Reasoned) or tokens is None else \
+                Reasoned(str(answer), answer.reasoning, answer.finished, tokens)
+        finished = not (choice.get("finish_reason") == "length" and not content.strip())
+        # (the content after a parsed-out trace keeps the newlines that followed </think>: dropped, as in answer())
+        return with_trace(cut_at_stops(content.lstrip(), until), trace, finished, tokens)
 
     def count(self, tasks: list[str | None], answers: list) -> None:
         """Each answer counted under its task (:func:`count`)."""

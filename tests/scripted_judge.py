@@ -162,10 +162,14 @@ class ScriptedJudge:
                     content = judge.reply(prompt_text(body))
                 with judge._lock:
                     judge.completed += 1
+                # a dict reply is the message itself (a reasoning server's: content and reasoning_content), and may
+                # carry the finish_reason
+                message = dict(content) if isinstance(content, dict) else {"content": content}
+                finish = message.pop("finish_reason", "stop")
                 self._send(200, {
                     "id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()),
                     "model": body.get("model", "scripted"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 })
 

@@ -171,3 +171,25 @@ def test_a_new_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_
               (("one", one), ("four", four), ("silent", silent))}
     assert max(abs(a - b) for a, b in zip(scores["one"], scores["four"])) < 1e-4
     assert max(abs(a - b) for a, b in zip(scores["one"], scores["silent"])) > 1e-3
+
+
+def test_a_thinking_model_through_lm_eval_keeps_its_traces_beside_the_answers(tiny_qwen3_omni_thinking, tmp_path):
+    """A tiny random Thinking model never closes its trace within 5 tokens: every answer is empty (scored wrong),
+    every trace is in its logged sample, the unfinished ones are counted in the results, and --gen_kwargs
+    max_gen_toks=5 is the whole budget (the family's 16,384 otherwise)."""
+    from conftest import results_json, run_cli
+
+    out = tmp_path / "run"
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
+                    f"pretrained={tiny_qwen3_omni_thinking},dtype=float32", "--tasks", "spoken_digits_gen",
+                    "--limit", "3", "--gen_kwargs", "max_gen_toks=5", "--log_samples", "--output_path", str(out)])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = results_json(out)
+    assert results["lm_eval_audio_model"]["reasoning_trace"]["budget"] == 5
+    counted = results["lm_eval_audio_data"]["reasoning_traces"]["spoken_digits_gen"]
+    assert (counted["answers"], counted["traces"], counted["unfinished"]) == (3, 3, 3)
+    assert results["results"]["spoken_digits_gen"]["exact_match,first_digit_word"] == 0.0
+    samples = [json.loads(line) for path in out.rglob("samples_*.jsonl") for line in path.read_text().splitlines()]
+    assert len(samples) == 3 and all(s["resps"] == [[""]] and s["reasoning_finished"] == [False] for s in samples)
+    assert all(isinstance(s["reasoning"][0], str) and s["reasoning"][0] for s in samples)
+    assert "ran out of tokens inside the reasoning trace" in proc.stderr

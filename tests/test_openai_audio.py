@@ -285,3 +285,22 @@ def test_cli_airbench_sample_with_use_cache_and_a_failed_request(tmp_path):
         assert sends_target(asked)
     assert "lm_eval_audio_data" not in results_json(tmp_path / "second" / "out") or \
         "failed_requests" not in results_json(tmp_path / "second" / "out")["lm_eval_audio_data"]
+
+
+def test_a_thinking_servers_trace_stays_out_of_the_answer(wav_file):
+    """A server with a reasoning parser hands the trace over apart (vLLM: reasoning, SGLang: reasoning_content);
+    with thinking_budget= the model is known to think: its requests carry no stop strings (they cut the answer,
+    after the trace) and at least the budget in max_tokens."""
+    replies = iter([{"content": "\n\nDog\nmore", "reasoning_content": "It barks."},
+                    {"content": None, "reasoning": "It barks, so", "finish_reason": "length"}])
+    state = run_state.reset()
+    with ScriptedJudge(models=MODELS, reply=lambda prompt: next(replies)) as server:
+        lm = _lm(server, thinking_budget=64, num_concurrent=1)
+        answers = lm.generate_until([_request("<audio>Which animal?", [str(wav_file)], {"until": ["\n"],
+                                                                                        "max_gen_toks": 8}, doc_id=i)
+                                     for i in range(2)])
+    assert [str(a) for a in answers] == ["Dog", ""]
+    assert answers[0].reasoning == "It barks." and not answers[1].finished
+    assert all("stop" not in body and body["max_tokens"] == 64 for body in server.requests)
+    assert state.data_notes["reasoning_traces"]["t"]["unfinished"] == 1
+    assert lm.run_record["reasoning_trace"]["budget_from"] == "thinking_budget= in --model_args"

@@ -43,6 +43,11 @@ def metadata_json(text: str) -> dict:
     return value
 
 
+# prompts=: the benchmark's own prompts, or those the model's authors published for it (the task loaders read it from
+# the run's metadata, where lm-eval puts every model argument).
+PROMPT_SOURCES = ("benchmark", "authors")
+
+
 def as_bool(who: str, name: str, value) -> bool:
     if isinstance(value, bool):
         return value

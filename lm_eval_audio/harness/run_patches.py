@@ -10,6 +10,7 @@ import logging
 from lm_eval_audio.harness.failed_scoring import failed_items_scored_wrong
 from lm_eval_audio.harness.task_building import fill_stderrs
 from lm_eval_audio.harness.wrapping import is_our_task, wrap
+from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state, strict_json
 
@@ -85,6 +86,10 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
         for sample in samples:
             if sample.get("doc_id") in heard:  # why a cascade answered as it did, beside the answer
                 sample["transcripts"] = heard[sample["doc_id"]]
+            traces = reasoning.traces_of(sample.get("resps"))
+            if traces:  # a thinking model's trace, kept beside the answer it was cut from
+                sample["reasoning"] = [trace for trace, _ in traces]
+                sample["reasoning_finished"] = [finished for _, finished in traces]
         by_metric = state.item_scores.get(task, {})
         if by_metric and len({s.get("filter") for s in samples}) > 1:
             # The aggregation ran once per filter and kept the last one's scores: which is unknown here.
