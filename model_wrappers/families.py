@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lm_eval_audio.model_wrappers import served_families
+
 GENERIC = "generic"
 
 
@@ -47,19 +49,8 @@ REFUSED: dict[str, tuple[str, str]] = {
                              "checkpoints, model_type qwen2_5_omni, are)"),
 }
 
-# Families transformers does not implement: their checkpoints carry remote code or no transformers config.
-NOT_IN_TRANSFORMERS: dict[str, str] = {"kimi-audio": "Kimi-Audio", "kimi_audio": "Kimi-Audio", "kimia": "Kimi-Audio",
-                                       "salmonn": "SALMONN"}
-
-
 class UnsupportedFamily(ValueError):
     """A checkpoint whose family hf-audio does not run; the message is one line saying what to do."""
-
-
-def _not_in_transformers(pretrained: str, config: dict | None) -> str | None:
-    text = " ".join([str(pretrained), *(str(v) for v in (config or {}).get("architectures") or ()),
-                     str((config or {}).get("model_type", ""))]).lower()
-    return next((name for key, name in NOT_IN_TRANSFORMERS.items() if key in text), None)
 
 
 def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
@@ -67,11 +58,9 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
     checked before the processor loads (a refused family's processor may need packages we do not install)."""
     if family not in (None, GENERIC):
         raise UnsupportedFamily(f"hf-audio: family={family!r} is not an option; leave it out, or pass family=generic")
-    named = _not_in_transformers(pretrained, config)
-    if named:
-        raise UnsupportedFamily(
-            f"hf-audio: {pretrained!r} is a {named} checkpoint, a family transformers does not implement; {_SERVE}"
-        )
+    served = served_families.recognise(pretrained, config)
+    if served:
+        raise UnsupportedFamily(served_families.refusal(served, pretrained))
     model_type = str((config or {}).get("model_type", ""))
     if model_type in REFUSED:
         name, why = REFUSED[model_type]

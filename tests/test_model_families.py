@@ -61,17 +61,33 @@ def test_family_generic_cannot_skip_a_familys_own_adapter(tiny_granite_speech):
         HFAudioLM(pretrained=tiny_granite_speech, device="cpu", family="generic")
 
 
-@pytest.mark.parametrize("config, folder, name", [
-    ({"model_type": "kimia", "architectures": ["MoonshotKimiaForCausalLM"]}, "Kimi-Audio-7B-Instruct", "Kimi-Audio"),
-    (None, "SALMONN-13B", "SALMONN"),
+@pytest.mark.parametrize("config, folder, name, server", [
+    ({"model_type": "kimia", "architectures": ["MoonshotKimiaForCausalLM"]}, "Kimi-Audio-7B-Instruct", "Kimi-Audio",
+     "vllm serve moonshotai/Kimi-Audio-7B-Instruct"),
+    (None, "midashenglm-7b", "MiDashengLM", "vllm serve mispeech/midashenglm-7b"),
+    (None, "Step-Audio-R1", "Step-Audio-R1", "--served-model-name Step-Audio-R1"),
+    ({"architectures": ["StepAudio2ForCausalLM"]}, "Step-Audio-2-mini", "Step-Audio 2", "--tokenizer-mode step_audio_2"),
+    (None, "MiMo-Audio-7B-Instruct", "MiMo-Audio", "vLLM-Omni"),
+    (None, "LongCat-Flash-Omni", "LongCat-Flash-Omni", "sglang.launch_server"),
+    (None, "Baichuan-Audio-Instruct", "Baichuan-Audio", None),
+    (None, "SALMONN-13B", "SALMONN", None),
 ])  # fmt: skip
-def test_families_transformers_does_not_implement_point_to_openai_audio(config, folder, name, tmp_path):
+def test_families_transformers_does_not_implement_name_the_way_to_evaluate_them(config, folder, name, server,
+                                                                                tmp_path):
+    """One line: the family, the server that implements it, its serve command and the openai-audio line (or that
+    no server implements it)."""
     path = tmp_path / folder
     path.mkdir()
     if config:
         (path / "config.json").write_text(json.dumps(config))
-    with pytest.raises(UnsupportedFamily, match=f"a {name} checkpoint, a family transformers does not implement"):
+    with pytest.raises(UnsupportedFamily, match=f"a {name} checkpoint, a family transformers does not implement") as e:
         HFAudioLM(pretrained=str(path), device="cpu")
+    message = str(e.value)
+    assert "\n" not in message and "docs/SERVING.md" in message
+    if server:
+        assert server in message and "--model openai-audio --model_args base_url=http://HOST:8000/v1,model=" in message
+    else:
+        assert "cannot be evaluated here yet" in message
 
 
 def test_an_unknown_audio_family_needs_family_generic():
