@@ -132,6 +132,8 @@ class LoglikelihoodMixin:
 
         clips = [self._clips(item) for item in items]
         rendered = [self._render(item, c) for item, c in zip(items, clips)]
+        if self.thinking.markers and rendered[0].after_header:  # an option is the answer, after an empty trace
+            rendered = [r._replace(text=self.thinking.closed_for_scoring(r.text)) for r in rendered]
         self.tokenizer.padding_side = "right"
         inputs = self._process(rendered, clips)
         self.adapter.before_call(bool(items[0].refs))

@@ -122,6 +122,17 @@ class Thinking:
 
         return dataclasses.replace(settings, max_new_tokens=self.budget)
 
+    def closed_for_scoring(self, prompt: str) -> str:
+        """The prompt a thinking model's continuations (multiple-choice options) are scored after: with an empty
+        trace closed, as Qwen3's templates write a reply without thinking (``<think>\n\n</think>\n\n``), so that
+        an option is scored as the answer and not as the first words of a trace. A prompt of a model that does
+        not think, or of a family whose processor renders the prompt itself (empty here), is left as it is."""
+        if self.markers is None or not prompt:
+            return prompt
+        if prompt.rstrip().endswith(self.markers.open):
+            return prompt.rstrip() + "\n\n" + self.markers.close + "\n\n"
+        return prompt + self.markers.open + "\n\n" + self.markers.close + "\n\n"
+
     def answer(self, text: str, prompt: str, until: list[str], count_tokens=None) -> str:
         """The reply's answer, its trace removed (``prompt``: the rendered prompt, which may have opened the trace)
         and cut at the task's stop strings, which apply to the answer alone."""
@@ -169,7 +180,8 @@ class Thinking:
             return None
         return {"markers": [self.markers.open, self.markers.close],
                 "handling": "removed before any filter, scorer or judge; kept in each logged sample as reasoning; "
-                            "an unfinished trace is answered empty (scored wrong) and counted",
+                            "an unfinished trace is answered empty (scored wrong) and counted; multiple-choice "
+                            "options scored after an empty closed trace",
                 "budget": self.budget, "budget_from": self.budget_from or "none documented: the task's max_gen_toks"}
 
 

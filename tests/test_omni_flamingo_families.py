@@ -193,3 +193,12 @@ def test_a_thinking_model_through_lm_eval_keeps_its_traces_beside_the_answers(ti
     assert len(samples) == 3 and all(s["resps"] == [[""]] and s["reasoning_finished"] == [False] for s in samples)
     assert all(isinstance(s["reasoning"][0], str) and s["reasoning"][0] for s in samples)
     assert "ran out of tokens inside the reasoning trace" in proc.stderr
+
+
+def test_a_thinking_model_scores_an_option_as_its_answer_after_an_empty_trace(tiny_qwen3_omni_thinking, clips):
+    """Qwen3's form of a reply without thinking: the option follows <think>\\n\\n</think>\\n\\n, not the open trace."""
+    model = HFAudioLM(pretrained=tiny_qwen3_omni_thinking, device="cpu", dtype="float32")
+    with _received(model.model) as seen:
+        model.loglikelihood([ll("<audio>Which digit?", " one", [clips[2]])])
+    assert _collapsed(model.tokenizer, seen[0], "<|audio_pad|>") == QWEN3_OMNI_PROMPT.format(text="Which digit?") + \
+        "<think>\n\n</think>\n\n"
