@@ -25,6 +25,7 @@ import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
 from lm_eval_audio.storage import jsonl
@@ -68,6 +69,15 @@ _REQUIRED = {
 }
 
 REPO = "qyang1021/AIR-Bench-Dataset"
+# The model authors' prompts (--model_args ...,prompts=authors), per track. Qwen2-Audio's chat evaluation
+# (QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_chat.py:55-63) asks each item's query as AIR-Bench writes it, with
+# the system turn 'You are a helpful assistant.', on the Instruct model; no family publishes a Foundation prompt.
+AUTHORS_PROMPTS = {
+    "Foundation": {},
+    "Chat": {"Qwen2-Audio": OwnFormat("QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_chat.py:55-63",
+                                      "Qwen2-Audio-7B-Instruct with its chat template and the system turn 'You are a "
+                                      "helpful assistant.'")},
+}
 DOWNLOAD_HELP = (
     "Unset AIRBENCH_DATA_DIR to let the tasks fetch what they need from the Hub, or point it (or --metadata "
     "'{\"airbench_data_dir\": ...}') at a copy of qyang1021/AIR-Bench-Dataset (`hf download "

@@ -7,6 +7,7 @@ connects them to lm-eval's task fields.
 
 from __future__ import annotations
 
+from lm_eval_audio.benchmarks import author_prompts
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
@@ -19,7 +20,10 @@ def _docs(track: str, task_names, sample: bool, metadata: dict, notes) -> list[d
     source = data.data_source(metadata, (track,), sample)
     notes.note("sources", data.source_key(track, sample), source.record())
     names = list(task_names) if task_names else None
-    return data.load_items(source, track, names, ", ".join(names) if names else track, notes=notes)
+    label = ", ".join(names) if names else track
+    author_prompts.authors_text(notes, f"AIR-Bench {label}", metadata, data.AUTHORS_PROMPTS[track], "AIR-Bench",
+                                overridable=False)  # recorded: each item keeps its own question
+    return data.load_items(source, track, names, label, notes=notes)
 
 
 @loader

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 
 SPEC = speech_sets.SpeechSet(
@@ -17,11 +18,19 @@ SPEC = speech_sets.SpeechSet(
     layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent)
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): AISHELL-1's question
 PROMPT = "请把这段语音转录成文本。"
+# The model authors' prompts (--model_args ...,prompts=authors): their Mandarin speech recognition prompts, and
+# Kimi-Audio-Evalkit's AISHELL-1 question (MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:438,
+# this task's default)
+AUTHORS_PROMPTS = {
+    **author_prompts.speech_recognition("zh", "Chinese"),
+    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:438"),
+}
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "AISHELL-1 test" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
     scoring = speech_sets.chinese_cer(metadata)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
+    default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "AISHELL-1", PROMPT)
+    instruction = speech_sets.asked(notes, label, metadata, default, scoring)
     return speech_sets.parquet_docs(shards, "text", None, label, scoring, instruction, notes, language="zh")

@@ -10,6 +10,7 @@ long-form recordings rejoined, the spread across templates with ``prompt_mode=sw
 
 from __future__ import annotations
 
+from lm_eval_audio.benchmarks import author_prompts
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.tasks.audiobench import data, judges, scoring
@@ -21,6 +22,8 @@ from lm_eval_audio.model_wrappers.failed_requests import is_failed
 
 @loader
 def load(dataset=None, *, notes, **metadata):
+    # recorded: no family publishes an AudioBench prompt (the toolkit's template pools are asked)
+    author_prompts.authors_text(notes, f"audiobench_{dataset}", metadata, {}, "AudioBench", overridable=False)
     return data.load_docs(dataset, metadata, notes=notes)
 
 

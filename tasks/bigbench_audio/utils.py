@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks import author_prompts, choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.tasks.bigbench_audio import data
@@ -11,6 +11,9 @@ from lm_eval_audio.tasks.bigbench_audio.scoring import judge_acc, judge_failures
 
 @loader
 def load(categories=None, sample=False, *, notes, **metadata):
+    # recorded: no family publishes a Big Bench Audio prompt (the question is the audio)
+    author_prompts.authors_text(notes, "Big Bench Audio, category=" + "|".join(categories or data.CATEGORIES),
+                                metadata, {}, "Big Bench Audio", overridable=False)
     return data.load_docs(list(categories or data.CATEGORIES), metadata, sample, notes=notes)
 
 

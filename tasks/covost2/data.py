@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics import bleu
 from lm_eval_audio.metrics.speech_to_text import BLEU_PREFIX
@@ -39,6 +40,21 @@ DIRECTIONS = {
 # en-zh, en-de and de-en (OpenBMB/UltraEval-Audio@9b69da6, registry/prompt/qwen3-omni.yaml and qwen-omni.yaml);
 # the same template is filled in for the other directions
 PROMPT = "Listen to the provided {source} speech and produce a translation in {target} text."
+# The model authors' prompts (--model_args ...,prompts=authors): Qwen3-Omni's README's S2TT prompt (every direction,
+# author_prompts.speech_translation); Qwen2.5-Omni's for the four directions UltraEval-Audio reproduces (a
+# reproduction, OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/qwen-omni.yaml, not the authors' own file).
+# Qwen2-Audio's CoVoST 2 prompt is in its OSS covost2_eval.jsonl only, which could not be read: none known.
+QWEN2_5_OMNI_DIRECTIONS = ("en_de", "de_en", "en_zh", "zh_en")
+QWEN2_5_OMNI_SOURCE = "OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/qwen-omni.yaml (a reproduction)"
+
+
+def authors_prompts(direction: str) -> dict:
+    _, source_language, target_language = DIRECTIONS[direction]
+    out = author_prompts.speech_translation(source_language, target_language)
+    if direction in QWEN2_5_OMNI_DIRECTIONS:
+        out["Qwen2.5-Omni"] = Published(PROMPT.format(source=source_language, target=target_language),
+                                        QWEN2_5_OMNI_SOURCE)
+    return out
 
 
 def scoring(direction: str) -> str:
@@ -52,7 +68,8 @@ def load_docs(direction: str, metadata: dict, sample: bool, *, notes: DataNotes)
     config, source_language, target_language = DIRECTIONS[direction]
     label = f"CoVoST 2 {direction}" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, f"{config}/test-*.parquet", label, notes)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT.format(source=source_language,
-                                                                          target=target_language), scoring(direction))
+    default = author_prompts.instruction(notes, label, metadata, authors_prompts(direction), "CoVoST 2",
+                                        PROMPT.format(source=source_language, target=target_language))
+    instruction = speech_sets.asked(notes, label, metadata, default, scoring(direction))
     return speech_sets.parquet_docs(shards, "translation", "id", label, scoring(direction), instruction, notes,
                                     extra_columns=("sentence",), language=direction.split("_")[0])

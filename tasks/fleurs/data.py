@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 
@@ -44,6 +45,33 @@ DEFAULT_RULE = "whisper_basic"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py, Fleurs lang_configs): the
 # question of Fleurs-zh and of Fleurs-en. Languages it does not run are asked in English, Cantonese in Chinese.
 PROMPT_CHINESE, PROMPT_OTHER = "请将这段语音转写成文字。", "Please transcribe this audio."
+# Each language's English name, for the authors' prompts that name the language spoken
+ENGLISH_NAMES = {
+    "af_za": "Afrikaans", "am_et": "Amharic", "ar_eg": "Arabic", "as_in": "Assamese", "ast_es": "Asturian",
+    "az_az": "Azerbaijani", "be_by": "Belarusian", "bg_bg": "Bulgarian", "bn_in": "Bengali", "bs_ba": "Bosnian",
+    "ca_es": "Catalan", "ceb_ph": "Cebuano", "ckb_iq": "Sorani Kurdish", "cmn_hans_cn": "Chinese", "cs_cz": "Czech",
+    "cy_gb": "Welsh", "da_dk": "Danish", "de_de": "German", "el_gr": "Greek", "en_us": "English", "es_419": "Spanish",
+    "et_ee": "Estonian", "fa_ir": "Persian", "ff_sn": "Fula", "fi_fi": "Finnish", "fil_ph": "Filipino",
+    "fr_fr": "French", "ga_ie": "Irish", "gl_es": "Galician", "gu_in": "Gujarati", "ha_ng": "Hausa", "he_il": "Hebrew",
+    "hi_in": "Hindi", "hr_hr": "Croatian", "hu_hu": "Hungarian", "hy_am": "Armenian", "id_id": "Indonesian",
+    "ig_ng": "Igbo", "is_is": "Icelandic", "it_it": "Italian", "ja_jp": "Japanese", "jv_id": "Javanese",
+    "ka_ge": "Georgian", "kam_ke": "Kamba", "kea_cv": "Kabuverdianu", "kk_kz": "Kazakh", "km_kh": "Khmer",
+    "kn_in": "Kannada", "ko_kr": "Korean", "ky_kg": "Kyrgyz", "lb_lu": "Luxembourgish", "lg_ug": "Ganda",
+    "ln_cd": "Lingala", "lo_la": "Lao", "lt_lt": "Lithuanian", "luo_ke": "Luo", "lv_lv": "Latvian", "mi_nz": "Maori",
+    "mk_mk": "Macedonian", "ml_in": "Malayalam", "mn_mn": "Mongolian", "mr_in": "Marathi", "ms_my": "Malay",
+    "mt_mt": "Maltese", "my_mm": "Burmese", "nb_no": "Norwegian", "ne_np": "Nepali", "nl_nl": "Dutch",
+    "nso_za": "Northern Sotho", "ny_mw": "Nyanja", "oc_fr": "Occitan", "om_et": "Oromo", "or_in": "Odia",
+    "pa_in": "Punjabi", "pl_pl": "Polish", "ps_af": "Pashto", "pt_br": "Portuguese", "ro_ro": "Romanian",
+    "ru_ru": "Russian", "sd_in": "Sindhi", "sk_sk": "Slovak", "sl_si": "Slovenian", "sn_zw": "Shona",
+    "so_so": "Somali", "sr_rs": "Serbian", "sv_se": "Swedish", "sw_ke": "Swahili", "ta_in": "Tamil",
+    "te_in": "Telugu", "tg_tj": "Tajik", "th_th": "Thai", "tr_tr": "Turkish", "uk_ua": "Ukrainian",
+    "umb_ao": "Umbundu", "ur_pk": "Urdu", "uz_uz": "Uzbek", "vi_vn": "Vietnamese", "wo_sn": "Wolof",
+    "xh_za": "Xhosa", "yo_ng": "Yoruba", "yue_hant_hk": "Cantonese", "zu_za": "Zulu",
+}
+# Kimi-Audio-Evalkit's Fleurs-zh and Fleurs-en questions: MoonshotAI/Kimi-Audio-Evalkit@4080c49
+# data/download_benchmark.py:335-336 (the same as this task's default)
+KIMI_SOURCE = "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:{line} (Fleurs lang_configs)"
+KIMI_LINES = {"cmn_hans_cn": 335, "en_us": 336}
 COLUMNS = ("id", "file_name", "raw_transcription", "transcription", "characters", "num_samples", "gender")
 
 
@@ -55,6 +83,16 @@ def rule(language: str, metadata: dict | None = None) -> str:
 
 def default_prompt(language: str) -> str:
     return PROMPT_CHINESE if language in ("cmn_hans_cn", "yue_hant_hk") else PROMPT_OTHER
+
+
+def authors_prompts(language: str) -> dict:
+    """What each family's authors published for this language's FLEURS test (``author_prompts``): their speech
+    recognition prompts for the language, and Kimi-Audio-Evalkit's FLEURS questions."""
+    iso = {"cmn_hans_cn": "zh", "yue_hant_hk": "yue"}.get(language, language.split("_")[0])
+    out = author_prompts.speech_recognition(iso, ENGLISH_NAMES[language])
+    if language in KIMI_LINES:
+        out["Kimi-Audio"] = Published(default_prompt(language), KIMI_SOURCE.format(line=KIMI_LINES[language]))
+    return out
 
 
 def read_transcript(path: Path, invalid: LeftOut) -> list[dict]:
@@ -84,7 +122,9 @@ def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) 
     archive = root / f"data/{language}/audio/test.tar.gz"  # fetched (and checked) as it is unpacked
     speech_sets.record(notes, label, root, snapshot, [tsv])
     scoring = rule(language, metadata)
-    instruction = speech_sets.asked(notes, label, metadata, default_prompt(language), scoring)
+    default = author_prompts.instruction(notes, label, metadata, authors_prompts(language), "FLEURS",
+                                        default_prompt(language))
+    instruction = speech_sets.asked(notes, label, metadata, default, scoring)
     clips = speech_sets.archive_clips(snapshot, archive, f"{language}-test", label)
     invalid = LeftOut(label, "line", notes)
     rows: dict[str, dict] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout
 
 LAYOUT = Layout(
@@ -26,3 +27,18 @@ LAYOUT = Layout(
     # HF BoJack/MMAR: MMAR-meta.json beside mmar-audio.tar.gz (about 3 GB), whose audio/ the items' ./audio/<id>.wav name
     hub=HubLayout("BoJack/MMAR", "mmar-audio.tar.gz", "audio"),
 )
+
+# The model authors' prompts (--model_args ...,prompts=authors). The format asks for no letter: official_acc (MMAR's
+# string match) reads the option's text, glitters_acc reads a letter or the text.
+# Audio Flamingo 3's multiple-choice format, verbatim in the one benchmark file its authors ship,
+# NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json (MMAR), and in llava/eval/app.py:186-187:
+# the question, one space, the sentence, each option on its own line; the gold output is the option's text
+AF3_MCQ = "{question} Choose the correct option from the following options:\n{options}"
+AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json; llava/eval/app.py:186-187"
+AUTHORS_PROMPTS = {
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
+    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
+                            "Formatting)", "MMAR publishes no prompt: the one asked is arXiv 2604.24401's "
+                            "(metrics.choice_matching.mcq_prompt)"),
+    "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE),
+}

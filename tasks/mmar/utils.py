@@ -3,7 +3,7 @@ the paper's prompt and both scorings (``lm_eval_audio.judges.choice_scoring``)."
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks import author_prompts, choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.choice_matching import mcq_prompt
@@ -13,16 +13,19 @@ from lm_eval_audio.judges.choice_scoring import (  # noqa: F401  (named by the Y
     official_acc,
     process_mcq,
 )
-from lm_eval_audio.tasks.mmar.data import LAYOUT
+from lm_eval_audio.tasks.mmar.data import AUTHORS_PROMPTS, LAYOUT
 
 
 @loader
 def load(where=None, sample=False, *, notes, **metadata):
-    return choice_layout.load_docs(LAYOUT, where, sample, metadata, notes=notes)
+    docs = choice_layout.load_docs(LAYOUT, where, sample, metadata, notes=notes)
+    return author_prompts.choice_prompts(docs, notes, choice_layout.label(LAYOUT, dict(where or {})), metadata,
+                                        AUTHORS_PROMPTS, "MMAR")
 
 
 def prompt(doc):
-    return mcq_prompt(doc["question"], doc["choices"])
+    """The paper's prompt, or the model authors' where ``prompts=authors`` gave the document one."""
+    return doc.get("prompt") or mcq_prompt(doc["question"], doc["choices"])
 
 
 def doc_to_audio(doc):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published
 from lm_eval_audio.benchmarks.choice_layout import Layout
 from lm_eval_audio.tasks.mmau.hub_audio import ParquetClips
 
@@ -31,3 +32,27 @@ TEST = Layout(
     "Download mmau-test.json from github.com/Sakshi113/MMAU and its clips into test-audios/ beside it (the authors "
     "publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test).",
     "mmau_sample", FOLDER, answers_withheld=True)
+
+# The model authors' prompts (--model_args ...,prompts=authors). Both formats ask for no letter: official_acc (MMAU's
+# string match) reads the option's text, glitters_acc reads a letter or the text.
+# Audio Flamingo 3's multiple-choice format, verbatim in the one benchmark file its authors ship,
+# NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json (MMAR), and in llava/eval/app.py:186-187:
+# the question, one space, the sentence, each option on its own line; the gold output is the option's text
+AF3_MCQ = "{question} Choose the correct option from the following options:\n{options}"
+AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json; llava/eval/app.py:186-187"
+# Kimi-Audio-Evalkit's MMAU test-mini question: MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:626-630
+KIMI_MCQ = "{question}\n{options_inline}"
+AUTHORS_PROMPTS = {
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
+    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
+                            "Formatting)", "MMAU publishes no prompt: the one asked is arXiv 2604.24401's "
+                            "(metrics.choice_matching.mcq_prompt)"),
+    "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE,
+                                  "the authors' MMAU file is not published (llava/eval/eval_audio_bench.py:115 reads "
+                                  "each question from it; llava/eval/registry_audio.yaml lists MMAU): the format is "
+                                  "that of the file they ship, MMAR's"),
+    "Kimi-Audio": Published(KIMI_MCQ, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:626-630",
+                            "the evalkit reads the answer with an LLM judge that takes a bare letter "
+                            "(almeval/datasets/ds_mqa.py:16-34); here official_acc reads only the option's text (a "
+                            "bare letter counts wrong), glitters_acc reads letters too"),
+}

@@ -4,7 +4,7 @@ lm-eval's task fields."""
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks import author_prompts, choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.choice_matching import mcq_prompt
@@ -19,12 +19,15 @@ from lm_eval_audio.tasks.mmau import data, submissions
 
 @loader
 def load(split="test-mini", where=None, sample=False, *, notes, **metadata):
-    return choice_layout.load_docs(data.TEST if split == "test" else data.TEST_MINI, where, sample, metadata,
-                                   notes=notes)
+    layout = data.TEST if split == "test" else data.TEST_MINI
+    docs = choice_layout.load_docs(layout, where, sample, metadata, notes=notes)
+    return author_prompts.choice_prompts(docs, notes, choice_layout.label(layout, dict(where or {})), metadata,
+                                        data.AUTHORS_PROMPTS, "MMAU")
 
 
 def prompt(doc):
-    return mcq_prompt(doc["question"], doc["choices"])
+    """The paper's prompt, or the model authors' where ``prompts=authors`` gave the document one."""
+    return doc.get("prompt") or mcq_prompt(doc["question"], doc["choices"])
 
 
 def doc_to_audio(doc):

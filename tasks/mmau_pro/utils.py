@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks import author_prompts, choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
@@ -32,6 +32,8 @@ def load(categories=None, sample=False, *, notes, **metadata):
     root = source.root
     categories = list(categories or data.CATEGORIES)
     label = "MMAU-Pro, category=" + "|".join(categories)
+    # recorded: no family publishes an MMAU-Pro prompt
+    author_prompts.authors_text(notes, label, metadata, {}, "MMAU-Pro", overridable=False)
     return data.load_items(root, categories, label, data.clips_setting(metadata), notes=notes)
 
 

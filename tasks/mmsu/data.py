@@ -18,6 +18,8 @@ import os
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
+from lm_eval_audio.benchmarks import author_prompts
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
@@ -38,6 +40,12 @@ PROMPTS = {
     # dingdongwang/MMSU_Bench@f0ef334 (the paper's repository, 2025-05), mmsu_inference.py: question_prompts
     "paper": "Choose the most suitable answer from options A, B, C, and D to respond the question in next line, "
              "**you should only choose A or B or C or D.** Do not provide any additional explanations or content.",
+}
+# The model authors' prompts (--model_args ...,prompts=authors): none published beside MMSU's own
+AUTHORS_PROMPTS = {
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
+    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
+                            "Formatting)"),
 }
 HELP = ("Unset MMSU_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
         "download ddwang2000/MMSU --repo-type dataset --local-dir /data/mmsu`), then `export MMSU_DATA_DIR=/data/mmsu` "
@@ -100,6 +108,7 @@ def load_docs(where: dict, metadata: dict, sample: bool, *, notes: DataNotes) ->
     notes.note("sources", "MMSU" + (" sample" if sample else ""), source.record())
     label = "MMSU, " + ", ".join(f"{k}={v}" for k, v in where.items())
     notes.note("mmsu_prompt", label, kind)
+    author_prompts.authors_text(notes, label, metadata, AUTHORS_PROMPTS, "MMSU", overridable=False)  # recorded only
     docs, invalid, no_audio, index = [], LeftOut(label, "row", notes), 0, 0
     unknown: dict[str, int] = {}  # rows of a category no task reads: not dropped unsaid
     for path in shards(source.root):

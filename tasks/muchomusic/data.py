@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
@@ -129,6 +129,7 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     official = official_rows(csv_path)
     notes.note("muchomusic_prompt", label, "1-shot (muchomusic_eval/configs/default.yaml), options in the audio "
                "copy's fixed order")
+    author_prompts.authors_text(notes, label, metadata, {}, "MuChoMusic", overridable=False)  # recorded: none published
     docs, invalid, unmatched = [], LeftOut(label, "row", notes), []
     index = 0
     for path in shards:

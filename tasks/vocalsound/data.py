@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import NotUsed, Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 
@@ -24,6 +25,29 @@ SPEC = speech_sets.SpeechSet(
 CLASSES = ("Laughter", "Sigh", "Cough", "Throat clearing", "Sneeze", "Sniff")
 AGE_GROUPS = {1: "18-25", 2: "26-48", 3: "49-80"}
 PROMPT = "Classify the human vocal sound to VocalSound in English:"
+# The model authors' prompts (--model_args ...,prompts=authors)
+KIMI_OPTIONS = ("Identify the human vocal sound in the audio.\nOptions:\n(A) Laughter\n(B) Sigh\n(C) Cough\n"
+                "(D) Throat clearing\n(E) Sneeze\n(F) Sniff\n.Answer with the option's letter from the given choices "
+                "directly and only give the best option.")  # the "\n.Answer" is the source's
+AUTHORS_PROMPTS = {
+    # QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_vocal_sound.py:33 (the prompt from vocalsound_eval.jsonl), as
+    # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:38 reproduces it: this task's default
+    "Qwen2-Audio": Published(PROMPT, "QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_vocal_sound.py:33 (the prompt "
+                             "from its jsonl), as MoonshotAI/Kimi-Audio-Evalkit@4080c49 "
+                             "almeval/models/qwen_audio.py:38 reproduces it",
+                             "exact_match is that evaluation's reading (the answer, left-stripped, equal to the "
+                             "class)"),
+    # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66 (from the Qwen2.5-Omni cookbooks)
+    "Qwen2.5-Omni": Published("Classify the given human vocal sound in English.",
+                              "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66 (from the "
+                              "Qwen2.5-Omni cookbooks)", "with the system prompt 'You are a vocal sound "
+                              "classification model.' (system_prompt= in --model_args)"),
+    # MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:806
+    "Kimi-Audio": NotUsed(KIMI_OPTIONS, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:806",
+                          "it asks for an option letter; this task's readings (lmms-eval's class-name search, "
+                          "Qwen2-Audio's exact match) read class names, so every letter would be scored wrong (the "
+                          "evalkit reads the letter with an LLM judge)"),
+}
 
 
 def _age_group(value) -> int | None:
@@ -37,7 +61,8 @@ def _age_group(value) -> int | None:
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "VocalSound test" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT)
+    default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "VocalSound", PROMPT)
+    instruction = speech_sets.asked(notes, label, metadata, default)
     docs, invalid, index = [], LeftOut(label, "row", notes), 0
     for path in shards:
         rows, clips = table_checks.parquet_rows(path, ["spk_id", "answer", "age_group"], "audio",

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
 from lm_eval_audio.audio.refs import text_instead
+from lm_eval_audio.benchmarks import author_prompts
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
@@ -63,6 +65,16 @@ class VoiceBenchDataError(LayoutDataError):
     """VoiceBench data that cannot be used; the message names the file and the fix."""
 
 
+# The model authors' prompts (--model_args ...,prompts=authors): both families that state one ask the clip alone,
+# as this task's audio modality does
+AUTHORS_PROMPTS = {
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
+    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
+                            "Formatting)"),
+    # MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85: question "" ("the question is in audio")
+    "Kimi-Audio": OwnFormat("MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85",
+                            "the evalkit asks each item with no text (question \"\"), as this task's audio modality"),
+}
 HELP = ("Unset VOICEBENCH_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself "
         "(`huggingface-cli download hlt-lab/voicebench --repo-type dataset --local-dir /data/voicebench`), then "
         "`export VOICEBENCH_DATA_DIR=/data/voicebench` or pass --metadata '{\"voicebench_data_dir\": "
@@ -152,6 +164,7 @@ def load_docs(config: str, split, metadata: dict, sample: bool, *, notes: DataNo
     splits = [split] if isinstance(split, str) else list(split)
     label = f"VoiceBench {config}/{'+'.join(splits)}"
     notes.note("voicebench_modality", label, how)
+    author_prompts.authors_text(notes, label, metadata, AUTHORS_PROMPTS, "VoiceBench", overridable=False)  # recorded
     if subset.scorer in ("mcq", "bbh", "harm"):  # where the rules come from, and what differs from them
         notes.note("voicebench_rules", label, {**rules.source(), **(
             {"unread_fallback_seed": int(metadata.get("voicebench_fallback_seed", 0)),

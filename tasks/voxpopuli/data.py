@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 
@@ -23,6 +23,9 @@ TRANSCRIPTS, ARCHIVES = "data/en/asr_test.tsv", "data/en/test/test_part_*.tar.gz
 SCORING = "whisper_english_spelled_numbers"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): its English ASR question
 PROMPT = "Please transcribe this audio."
+# The model authors' prompts (--model_args ...,prompts=authors): their English speech recognition prompts
+# (Kimi-Audio-Evalkit runs no VoxPopuli set: none of its own)
+AUTHORS_PROMPTS = author_prompts.speech_recognition("en", "English")
 
 
 def read_transcripts(path: Path, invalid: LeftOut) -> list[dict]:
@@ -50,7 +53,8 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     if not archives:
         raise speech_sets.SpeechDataError(f"{label}: {root} holds no {ARCHIVES}. " + SPEC.help())
     speech_sets.record(notes, label, root, snapshot, [tsv])
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT, SCORING)
+    default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "VoxPopuli", PROMPT)
+    instruction = speech_sets.asked(notes, label, metadata, default, SCORING)
     clips: dict[str, Path] = {}
     for archive in archives:
         folder = speech_sets.archive_clips(snapshot, archive, "en-" + archive.name.removesuffix(".tar.gz"), label)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 
 SPEC = speech_sets.SpeechSet(
@@ -19,6 +20,13 @@ SPEC = speech_sets.SpeechSet(
 SPLITS = ("test_net", "test_meeting")
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): WenetSpeech's question
 PROMPT = "请把这段语音转录成文本。"
+# The model authors' prompts (--model_args ...,prompts=authors): their Mandarin speech recognition prompts, and
+# Kimi-Audio-Evalkit's WenetSpeech question (MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:307,
+# this task's default)
+AUTHORS_PROMPTS = {
+    **author_prompts.speech_recognition("zh", "Chinese"),
+    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:307"),
+}
 
 
 def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
@@ -27,5 +35,6 @@ def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> 
     label = f"WenetSpeech {split}" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, f"data/{split}-*.parquet", label, notes)
     scoring = speech_sets.chinese_cer(metadata)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT, scoring)
+    default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "WenetSpeech", PROMPT)
+    instruction = speech_sets.asked(notes, label, metadata, default, scoring)
     return speech_sets.parquet_docs(shards, "text", "sid", label, scoring, instruction, notes, language="zh")
