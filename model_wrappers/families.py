@@ -25,11 +25,12 @@ class Family:
 
 
 QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instruct")
-GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech",), "ibm-granite/granite-speech-3.3-2b")
+GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech", "granite_speech_plus"), "ibm-granite/granite-speech-3.3-2b")
 GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
 QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
 PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
 VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507")
+GEMMA4 = Family("Gemma 4", ("gemma4",), "google/gemma-4-E4B-it")
 AUDIO_FLAMINGO_3 = Family("Audio Flamingo 3", ("audioflamingo3",), "nvidia/audio-flamingo-3-hf")
 MUSIC_FLAMINGO = Family("Music Flamingo", ("musicflamingo",), "nvidia/music-flamingo-2601-hf")
 QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct")
@@ -38,15 +39,38 @@ GENERIC_PATH = Family("generic (family=generic)", (), "")
 
 # How each runs: family_adapters.py.
 PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, VOXTRAL, QWEN3_OMNI, AUDIO_FLAMINGO_3,
-          MUSIC_FLAMINGO)
+          MUSIC_FLAMINGO, GEMMA4)
 
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
 # model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
 # tiny model of the family's own classes (transformers 5.23); see the README's model-family table.
+_NEMOTRON_OMNI = ("Nemotron-H Omni", "its Mamba layers' state cannot be reused for the options of multiple-choice scoring "
+                  "(the generic path crashes there), its sound encoder is not padding-invariant for some clip lengths, "
+                  "and the published checkpoint carries custom code (model_type NemotronH_Nano_Omni_Reasoning_V3); not "
+                  "adapted yet")
+_ASR_ONLY = "a speech recognizer, not a model that answers a benchmark's instruction"
 REFUSED: dict[str, tuple[str, str]] = {
     "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "a thinker saved on its own is not adapted (the published "
                              "checkpoints, model_type qwen2_5_omni, are)"),
+    "nemotron_h_omni": _NEMOTRON_OMNI,
+    "NemotronH_Nano_Omni_Reasoning_V3": _NEMOTRON_OMNI,
+    "cosmos3_omni": ("Cosmos3-Omni", "transformers builds only its text and vision parts (its audio towers are dropped "
+                     "at load): it would answer without hearing"),
+    "qwen3_asr": ("Qwen3-ASR", f"{_ASR_ONLY}: its transcripts start with 'language X<asr_text>', which a WER would "
+                  "count as words"),
+    "vibevoice_asr": ("VibeVoice-ASR", f"{_ASR_ONLY}: it writes JSON with speakers and timestamps, which a WER would "
+                      "count as words"),
+    "moss_transcribe_diarize": ("MOSS-Transcribe-Diarize", f"{_ASR_ONLY}: its transcripts carry speaker and time "
+                                "tags, which a WER would count as words"),
+    "voxtral_realtime": ("Voxtral Realtime", f"{_ASR_ONLY}: a streaming model whose processor takes audio alone, so "
+                         "no instruction reaches it"),
+    "kyutai_speech_to_text": ("Kyutai STT", f"{_ASR_ONLY}: a streaming model that takes no text prompt"),
+    "glmasr": ("GLM-ASR", f"{_ASR_ONLY}: its processor takes exactly one clip per prompt and no text-only row"),
+    "fun_asr_nano": ("Fun-ASR-Nano", f"{_ASR_ONLY}: it is asked with its own fixed Chinese instruction"),
+    "granite_speech5_ctc": ("Granite Speech 5 CTC", f"{_ASR_ONLY}: a CTC model with no language model, prompt or "
+                            "generate()"),
+    "cohere_asr": ("Cohere ASR", f"{_ASR_ONLY}: an encoder-decoder with no chat template or instruction"),
 }
 
 class UnsupportedFamily(ValueError):

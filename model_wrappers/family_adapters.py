@@ -15,6 +15,7 @@ import importlib.util
 from lm_eval_audio.model_wrappers import families, reasoning
 from lm_eval_audio.model_wrappers.families import (
     AUDIO_FLAMINGO_3,
+    GEMMA4,
     MUSIC_FLAMINGO,
     GEMMA3N,
     GENERIC_PATH,
@@ -53,6 +54,10 @@ class FamilyAdapter:
     def needs(self) -> list[tuple[str, str, str]]:
         """(module, the setup.cfg extra that pins it, what it is for) for each package this checkpoint needs."""
         return []
+
+    def check_checkpoint(self) -> None:
+        """:class:`UnsupportedFamily` for a checkpoint of the family that cannot be evaluated; from its config.json,
+        before anything loads."""
 
     def check_packages(self) -> None:
         """:class:`UnsupportedFamily` naming the first missing package; before any weight loads."""
@@ -126,14 +131,19 @@ GRANITE_MODEL_CARD_SYSTEM_PROMPT = (
 
 
 class GraniteSpeechAdapter(FamilyAdapter):
-    """granite-speech-3.x: a Granite LLM whose speech LoRA (q_proj, v_proj; ``adapter_config.json`` at the
+    """granite-speech-3.x and granite-speech-4.1 plus (whose encoder also passes some middle layers' outputs to the
+    projector; processor, prompt and LoRA are the same): a Granite LLM whose speech LoRA (q_proj, v_proj; ``adapter_config.json`` at the
     checkpoint's root, loaded by transformers through peft) is meant to be on only for audio: the model's
     own ``generate()`` switches it by whether audio features are passed, and nothing switches it for a
     plain forward, so scoring would inherit whatever the last ``generate()`` left. Here the state is set
     before every call. The checkpoint's template takes string content with ``<|audio|>`` where the
     audio goes (typed content parts raise a TypeError in it)."""
 
-    does = "its speech LoRA set on for audio and off for text before every call, <|audio|> in string content"
+    does = ("its speech LoRA set on for audio and off for text before every call, <|audio|> in string content, "
+            "requests with audio generated one at a time")
+    # Its encoder takes no attention mask and the feature extractor pads a call's clips to the longest: a clip next
+    # to a longer one encodes differently (a request's log-probs move by 4 in the tiny model), so clips go alone.
+    clips_alone = True
 
     def _has_lora(self) -> bool:
         return bool(self.config.get("has_lora_adapter"))
@@ -167,7 +177,7 @@ class GraniteSpeechAdapter(FamilyAdapter):
 
     def record(self) -> dict:
         lora = "on for requests with audio, off for text-only ones" if self._has_lora() else "none in this checkpoint"
-        return {"speech_lora": lora}
+        return {"speech_lora": lora, **super().record()}
 
 
 class Gemma3nAdapter(FamilyAdapter):
@@ -183,6 +193,26 @@ class Gemma3nAdapter(FamilyAdapter):
 
     def needs(self) -> list[tuple[str, str, str]]:
         return [("timm", "gemma3n", "the vision tower every Gemma 3n model builds at load, audio or not")]
+
+
+class Gemma4Adapter(FamilyAdapter):
+    """Gemma 4: the generic path (its template writes BOS, which the generic path does not add again; its audio
+    encoder is padding-invariant, so clips are batched), with one package and one refusal. Its processor loads
+    torchvision image and video processors. Only the small checkpoints (E2B, E4B) have an audio tower; the larger
+    ones share the model_type and the processor's feature extractor, and would run deaf. Its thinking mode is off
+    unless a template is asked to enable it, which hf-audio never does (its thought markers are special tokens,
+    which decoding would drop into the answer)."""
+
+    does = "checkpoints without an audio tower refused"
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("torchvision", "gemma4", "the image and video processors its processor loads")]
+
+    def check_checkpoint(self) -> None:
+        if not self.config.get("audio_config"):
+            raise UnsupportedFamily(
+                f"hf-audio: {self.family.name} ({self.pretrained!r}) has no audio tower (config.json has no "
+                "audio_config: only the E2B and E4B checkpoints hear audio); evaluate one of those")
 
 
 class Qwen25OmniAdapter(FamilyAdapter):
@@ -405,15 +435,17 @@ class VoxtralAdapter(FamilyAdapter):
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {
     GRANITE_SPEECH.name: GraniteSpeechAdapter, GEMMA3N.name: Gemma3nAdapter, QWEN2_5_OMNI.name: Qwen25OmniAdapter,
     PHI4_MULTIMODAL.name: Phi4MultimodalAdapter, VOXTRAL.name: VoxtralAdapter, QWEN3_OMNI.name: Qwen3OmniAdapter,
-    AUDIO_FLAMINGO_3.name: AudioFlamingoAdapter, MUSIC_FLAMINGO.name: AudioFlamingoAdapter,
+    AUDIO_FLAMINGO_3.name: AudioFlamingoAdapter, MUSIC_FLAMINGO.name: AudioFlamingoAdapter, GEMMA4.name: Gemma4Adapter,
 }
 
 
 def check_packages(pretrained: str, config: dict | None) -> None:
-    """The packages of the checkpoint's family, checked before its processor loads (which may need them)."""
+    """The checkpoint and the packages of its family, checked before its processor loads (which may need them)."""
     family = families.proven(config)
     if family is not None:
-        for_family(family, pretrained, config).check_packages()
+        adapter = for_family(family, pretrained, config)
+        adapter.check_checkpoint()
+        adapter.check_packages()
 
 
 def for_family(family: Family, pretrained: str, config: dict | None, revision: str | None = None) -> FamilyAdapter:

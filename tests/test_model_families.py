@@ -46,9 +46,7 @@ def _received(model):
 
 @pytest.mark.parametrize("model_type", sorted(families.REFUSED))
 def test_a_refused_family_stops_at_load_naming_it(model_type, tmp_path):
-    from transformers import AutoConfig
-
-    AutoConfig.for_model(model_type).save_pretrained(tmp_path)
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": model_type}))  # read before anything loads
     name = families.REFUSED[model_type][0]
     with pytest.raises(UnsupportedFamily) as error:
         HFAudioLM(pretrained=str(tmp_path), device="cpu")
@@ -91,9 +89,9 @@ def test_families_transformers_does_not_implement_name_the_way_to_evaluate_them(
 
 
 def test_an_unknown_audio_family_needs_family_generic():
-    with pytest.raises(UnsupportedFamily, match="model_type kyutai_speech_to_text.*pass family=generic"):
-        families.resolve("kyutai/stt", {"model_type": "kyutai_speech_to_text"}, True, None)
-    assert families.resolve("kyutai/stt", {"model_type": "kyutai_speech_to_text"}, True, "generic") is families.GENERIC_PATH
+    with pytest.raises(UnsupportedFamily, match="model_type dots3_note.*pass family=generic"):
+        families.resolve("dots-studio/dots3-note-prev", {"model_type": "dots3_note"}, True, None)
+    assert families.resolve("dots", {"model_type": "dots3_note"}, True, "generic") is families.GENERIC_PATH
     assert families.resolve("HuggingFaceTB/SmolLM2", {"model_type": "llama"}, False, None) is families.TEXT_ONLY
     with pytest.raises(UnsupportedFamily, match="family='qwen' is not an option"):
         families.resolve("x", {"model_type": "qwen2_audio"}, True, "qwen")
@@ -102,11 +100,11 @@ def test_an_unknown_audio_family_needs_family_generic():
 def test_the_refusal_reaches_the_lm_eval_user_as_one_line(tmp_path):
     from transformers import AutoConfig
 
-    AutoConfig.for_model("qwen3_omni_moe").save_pretrained(tmp_path / "qwen3_omni")
-    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'qwen3_omni'}",
+    AutoConfig.for_model("cosmos3_omni").save_pretrained(tmp_path / "cosmos3_omni")
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tmp_path / 'cosmos3_omni'}",
                     "--tasks", "spoken_digits", "--output_path", str(tmp_path / "out")])
     assert proc.returncode != 0
-    assert "hf-audio: Qwen3-Omni (" in proc.stderr and "Traceback" not in proc.stderr
+    assert "hf-audio: Cosmos3-Omni (" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # --- the tokens the model receives ------------------------------------------------------------------------------
@@ -406,6 +404,7 @@ def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path
     ("tiny_qwen2_5_omni", "torchvision", "qwen2-5-omni", "Qwen2.5-Omni"),
     ("tiny_phi4_multimodal", "peft", "phi4-multimodal", "Phi-4-multimodal"),
     ("tiny_qwen3_omni", "torchvision", "qwen3-omni", "Qwen3-Omni"),
+    ("tiny_gemma4", "torchvision", "gemma4", "Gemma 4"),
     ("tiny_voxtral", "mistral_common", "voxtral", "Voxtral"),
     ("tiny_voxtral", "soxr", "voxtral", "Voxtral"),
 ])  # fmt: skip
@@ -468,7 +467,8 @@ def test_gemma3n_receives_one_bos_and_the_model_cards_turns(gemma3n, clips):
     assert gemma3n.run_record["family"] == "Gemma 3n" and gemma3n.run_record["system_prompt"] is None
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_gemma3n", "tiny_phi4_multimodal", "tiny_qwen3_omni"])
+@pytest.mark.parametrize("tiny_model", ["tiny_gemma3n", "tiny_phi4_multimodal", "tiny_qwen3_omni", "tiny_granite_speech",
+                                        "tiny_granite_speech_plus"])
 def test_clips_are_encoded_alone_where_the_encoder_is_not_padding_invariant(tiny_model, request, clips):
     """The tiny model's encoder is not padding-invariant, as the checkpoints' is not: a clip padded to a longer
     one in its batch encodes differently, and the request's log-probs move. So at bs4 every generate() with
@@ -478,9 +478,10 @@ def test_clips_are_encoded_alone_where_the_encoder_is_not_padding_invariant(tiny
     pretrained = request.getfixturevalue(tiny_model)
     model = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=4)
     short, longer = (sf.read(clips[i], dtype="float32")[0] for i in (3, 15))
-    prompt = model.processor.apply_chat_template(
-        [{"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "Which digit?"}]}],
-        tokenize=False, add_generation_prompt=True)
+    turns = [{"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "Which digit?"}]}]
+    prompt = model.processor.apply_chat_template(  # the turns as the family's template takes them
+        model.adapter.messages(turns, getattr(model.processor, "audio_token", None)), tokenize=False,
+        add_generation_prompt=True)
 
     def last_logprobs(batch):  # the first request's next-token log-probs, in a batch of len(batch)
         inputs = model.processor(text=[prompt] * len(batch), audio=batch, return_tensors="pt", padding=True,
@@ -490,7 +491,7 @@ def test_clips_are_encoded_alone_where_the_encoder_is_not_padding_invariant(tiny
             return torch.log_softmax(model.model(**inputs).logits[0, -1], -1)
 
     moved = (last_logprobs([short]) - last_logprobs([short, longer])).abs().max()
-    assert moved > 1e-3, moved
+    assert moved > 1e-4, moved  # beyond what the batch-size tests allow (1e-4)
 
     requests = [gen(f"<audio>Describe clip {i}.", [p]) for i, p in enumerate(clips[::3])] + [gen("Say hi."), gen("Count.")]
     rows = []  # (the rows hold audio, how many rows) for each prompt forward

@@ -1,4 +1,5 @@
-"""Qwen3-Omni (Instruct, Thinking, a thinker saved alone), Audio Flamingo 3 and Music Flamingo through hf-audio: the
+"""The families added with transformers 5.23's audio models: Qwen3-Omni (Instruct, Thinking, a thinker saved alone),
+Audio Flamingo 3, Music Flamingo, Gemma 4 and Granite Speech 4.1 plus, through hf-audio: the
 tokens each receives, the thinker alone, batch invariance, traces kept out of the answer, and plain lm_eval on
 spoken_digits (tiny models of the real transformers 5.23 classes, built offline)."""
 
@@ -12,7 +13,7 @@ import soundfile as sf
 import torch
 from conftest import gen_request as gen
 from conftest import ll_request as ll
-from test_model_families import _collapsed, _received, _spoken_digits
+from test_model_families import GRANITE_PROMPT, _collapsed, _received, _spoken_digits
 
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
@@ -155,7 +156,55 @@ def test_a_flamingo_refuses_what_it_cannot_hear(tiny_audioflamingo3, flamingos, 
         flamingos["af3"].generate_until([gen("<audio> and <audio>: same digit?", [clips[2], clips[3]])])
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_qwen3_omni", "tiny_audioflamingo3", "tiny_musicflamingo"])
+# gemma-4-E4B-it's turns (its chat template, as ollama checks the published one in): BOS, the clip as <|audio> + its
+# <|audio|> tokens (one per 40 ms) + <audio|>, no default system turn, the bare generation prompt of the small models.
+GEMMA4_PROMPT = "<bos><|turn>user\n<|audio><|audio|><audio|>{text}<turn|>\n<|turn>model\n"
+
+
+def test_gemma4_receives_its_template_with_one_bos_and_batches_its_clips(tiny_gemma4, clips):
+    """Unlike Gemma 3n's, its encoder is padding-invariant: clips are batched, and a batch of four gives each request
+    the scores it gets alone."""
+    four = HFAudioLM(pretrained=tiny_gemma4, device="cpu", dtype="float32", batch_size=4)
+    tok = four.tokenizer
+    requests = [gen(f"<audio>Which digit? {i}", [clips[i]]) for i in (1, 5, 9, 13)]
+    with _received(four.model) as seen:
+        batched = four.generate_until(requests)
+    assert len(seen) == 4  # one generate() for the four
+    first = next(ids for ids in seen if tok.decode(ids).endswith("Which digit? 1<turn|>\n<|turn>model\n"))
+    assert _collapsed(tok, first, "<|audio|>") == GEMMA4_PROMPT.format(text="Which digit? 1")
+    assert first.count(tok.bos_token_id) == 1
+    assert first.count(four._audio_token_id) == _audio_tokens(four, sf.info(clips[1]).duration) > 0
+    one = HFAudioLM(pretrained=tiny_gemma4, device="cpu", dtype="float32", batch_size=1)
+    assert one.generate_until(requests) == batched
+    assert four.max_audio_seconds == 30 and four.run_record["system_prompt"] is None
+
+
+def test_gemma4_without_an_audio_tower_stops(tiny_gemma4, tmp_path):
+    """The 26B and 31B checkpoints share model_type gemma4 and hear nothing."""
+    import shutil
+
+    deaf = tmp_path / "gemma4-31b"
+    shutil.copytree(tiny_gemma4, deaf)
+    config = json.loads((deaf / "config.json").read_text())
+    config["audio_config"] = None
+    (deaf / "config.json").write_text(json.dumps(config))
+    with pytest.raises(UnsupportedFamily, match="has no audio tower .*only the E2B and E4B checkpoints hear audio"):
+        HFAudioLM(pretrained=str(deaf), device="cpu")
+
+
+def test_granite_speech_plus_runs_as_granite_speech(tiny_granite_speech_plus, clips):
+    """granite-speech-4.1-2b-plus: the same processor, prompt format and speech LoRA as granite-speech-3.3 (its
+    encoder also hands some middle layers to the projector): the Granite-Speech adapter, clips alone."""
+    model = HFAudioLM(pretrained=tiny_granite_speech_plus, device="cpu", dtype="float32", batch_size=4)
+    assert model.family.name == "Granite-Speech" and type(model.model).__name__ == "GraniteSpeechPlusForConditionalGeneration"
+    with _received(model.model) as seen:
+        model.generate_until([gen("<audio>Which digit?", [clips[2]])])
+    assert _collapsed(model.tokenizer, seen[0]) == GRANITE_PROMPT.format(user="<|audio|>Which digit?")
+    assert model.run_record["speech_lora"] == "on for requests with audio, off for text-only ones"
+
+
+@pytest.mark.parametrize("tiny_model", ["tiny_qwen3_omni", "tiny_audioflamingo3", "tiny_musicflamingo", "tiny_gemma4",
+                                        "tiny_granite_speech_plus"])
 def test_a_new_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
     """Plain lm_eval, generation and multiple choice: batch sizes 1 and 4 agree (answers identical, log-likelihoods
     within 1e-4), and silence in place of the clips changes them."""
