@@ -1,7 +1,7 @@
 """The families added with transformers 5.23's audio models: Qwen3-Omni (Instruct, Thinking, a thinker saved alone),
 Audio Flamingo 3, Music Flamingo, Gemma 4 and Granite Speech 4.1 plus, through hf-audio: the
-tokens each receives, the thinker alone, batch invariance, traces kept out of the answer, and plain lm_eval on
-spoken_digits (tiny models of the real transformers 5.23 classes, built offline)."""
+tokens each receives, the thinker alone, batch invariance, traces kept out of the answer (plain lm_eval on
+spoken_digits: tests/test_model_families.py; tiny models of the real transformers 5.23 classes, built offline)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import soundfile as sf
 import torch
 from conftest import gen_request as gen
 from conftest import ll_request as ll
-from test_model_families import GRANITE_PROMPT, _collapsed, _received, _spoken_digits
+from test_model_families import GRANITE_PROMPT, _collapsed, _received
 
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
@@ -201,25 +201,6 @@ def test_granite_speech_plus_runs_as_granite_speech(tiny_granite_speech_plus, cl
         model.generate_until([gen("<audio>Which digit?", [clips[2]])])
     assert _collapsed(model.tokenizer, seen[0]) == GRANITE_PROMPT.format(user="<|audio|>Which digit?")
     assert model.run_record["speech_lora"] == "on for requests with audio, off for text-only ones"
-
-
-@pytest.mark.parametrize("tiny_model", ["tiny_qwen3_omni", "tiny_audioflamingo3", "tiny_musicflamingo", "tiny_gemma4",
-                                        "tiny_granite_speech_plus"])
-def test_a_new_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
-    """Plain lm_eval, generation and multiple choice: batch sizes 1 and 4 agree (answers identical, log-likelihoods
-    within 1e-4), and silence in place of the clips changes them."""
-    pretrained = request.getfixturevalue(tiny_model)
-    one = _spoken_digits(pretrained, tmp_path / "bs1", 1)
-    four = _spoken_digits(pretrained, tmp_path / "bs4", 4)
-    silent = _spoken_digits(pretrained, tmp_path / "silence", 4, audio="silence")
-    assert sorted(one) == sorted(four) == sorted(silent) and len(one) == 12
-    gen_keys = [k for k in one if k[0] == "spoken_digits_gen"]
-    mc_keys = [k for k in one if k[0] == "spoken_digits_mc"]
-    assert all(one[k] == four[k] for k in gen_keys)
-    scores = {name: [float(c[0][0]) for k in mc_keys for c in run[k]] for name, run in
-              (("one", one), ("four", four), ("silent", silent))}
-    assert max(abs(a - b) for a, b in zip(scores["one"], scores["four"])) < 1e-4
-    assert max(abs(a - b) for a, b in zip(scores["one"], scores["silent"])) > 1e-3
 
 
 def test_a_thinking_model_through_lm_eval_keeps_its_traces_beside_the_answers(tiny_qwen3_omni_thinking, tmp_path):

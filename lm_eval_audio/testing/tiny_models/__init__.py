@@ -17,7 +17,6 @@ from lm_eval_audio.testing.tiny_models.voxtral import build_voxtral
 from lm_eval_audio.testing.tiny_models.qwen3_omni import build_qwen3_omni
 from lm_eval_audio.testing.tiny_models.audio_flamingo import build_audioflamingo3, build_musicflamingo
 from lm_eval_audio.testing.tiny_models.gemma4 import build_gemma4
-from lm_eval_audio.testing.tiny_models.granite_speech_plus import build_granite_speech_plus
 
 BUILDERS = {"qwen2_audio": build_qwen2_audio, "granite_speech": build_granite_speech, "gemma_text": build_gemma_text,
             "gemma3n": build_gemma3n, "qwen2_5_omni": build_qwen2_5_omni, "phi4_multimodal": build_phi4_multimodal,
@@ -25,7 +24,7 @@ BUILDERS = {"qwen2_audio": build_qwen2_audio, "granite_speech": build_granite_sp
             "qwen3_omni_thinking": lambda out, seed=0: build_qwen3_omni(out, seed, variant="thinking"),
             "qwen3_omni_thinker": lambda out, seed=0: build_qwen3_omni(out, seed, variant="thinker"),
             "audioflamingo3": build_audioflamingo3, "musicflamingo": build_musicflamingo, "gemma4": build_gemma4,
-            "granite_speech_plus": build_granite_speech_plus}
+            "granite_speech_plus": lambda out, seed=0: build_granite_speech(out, seed, plus=True)}
 
 
 def main(argv=None) -> None:
