@@ -102,9 +102,9 @@ class Thinking:
         """``asked``: ``thinking_budget=`` (None: not given); ``documented``: the family's budget for its thinking
         variant."""
         if markers is None:
-            if asked is not None:
-                log.warning("%s: thinking_budget=%d is not used: this checkpoint's chat template opens no reasoning "
-                            "trace", who, asked)
+            if asked is not None:  # (also what --gen_kwargs max_gen_toks=N sets: no warning for every such run)
+                log.info("%s: thinking_budget=%d is not used: the model is not known to think (its chat template "
+                         "writes no <think>)", who, asked)
             return cls(None, None, "")
         if asked is not None:
             return cls(markers, asked, "thinking_budget= in --model_args")

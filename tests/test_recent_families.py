@@ -67,6 +67,19 @@ def test_qwen3_omni_runs_its_thinker_alone_from_each_layout(tiny_qwen3_omni, tin
     assert new_tokens == [3]  # the task's, not the top-level generate()'s thinker_max_new_tokens
 
 
+def test_qwen3_omni_loads_through_device_map(tiny_qwen3_omni, qwen3_omni, clips, monkeypatch):
+    """device_map= (accelerate's placement, which shards the 30B MoE over several GPUs) reaches the thinker's load:
+    here on the CPU, the same answers as a plain load."""
+    from transformers import Qwen3OmniMoeThinkerForConditionalGeneration as Thinker
+
+    asked, load = [], Thinker.from_pretrained.__func__
+    monkeypatch.setattr(Thinker, "from_pretrained", classmethod(lambda cls, *a, **k: asked.append(k) or load(cls, *a, **k)))
+    placed = HFAudioLM(pretrained=tiny_qwen3_omni, device_map="cpu", dtype="float32")
+    assert [k.get("device_map") for k in asked] == ["cpu"]
+    request = [gen("<audio>Which digit?", [clips[4]])]
+    assert placed.generate_until(request) == qwen3_omni.generate_until(request)
+
+
 def test_qwen3_omni_receives_the_model_cards_turns(qwen3_omni, clips):
     tok = qwen3_omni.tokenizer
     with _received(qwen3_omni.model) as seen:
