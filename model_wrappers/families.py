@@ -71,6 +71,8 @@ REFUSED: dict[str, tuple[str, str]] = {
     "granite_speech5_ctc": ("Granite Speech 5 CTC", f"{_ASR_ONLY}: a CTC model with no language model, prompt or "
                             "generate()"),
     "cohere_asr": ("Cohere ASR", f"{_ASR_ONLY}: an encoder-decoder with no chat template or instruction"),
+    "nemo_speechlm": ("Nemotron 3.5 Transcribe", f"{_ASR_ONLY}: its transcripts carry speaker tags (<spk:N>), which a "
+                      "WER would count as words"),
 }
 
 class UnsupportedFamily(ValueError):
@@ -82,10 +84,12 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
     checked before the processor loads (a refused family's processor may need packages we do not install)."""
     if family not in (None, GENERIC):
         raise UnsupportedFamily(f"hf-audio: family={family!r} is not an option; leave it out, or pass family=generic")
-    served = served_families.recognise(pretrained, config)
+    model_type = str((config or {}).get("model_type", ""))
+    # A model_type we know decides (a fine-tuned Qwen2-Audio in a folder named after another family is Qwen2-Audio);
+    # the name is read for checkpoints whose config.json says nothing we know.
+    served = None if proven(config) or model_type in REFUSED else served_families.recognise(pretrained, config)
     if served:
         raise UnsupportedFamily(served_families.refusal(served, pretrained))
-    model_type = str((config or {}).get("model_type", ""))
     if model_type in REFUSED:
         name, why = REFUSED[model_type]
         raise UnsupportedFamily(

@@ -104,11 +104,20 @@ class FamilyAdapter:
         """Put the model in the state for a batch with (or without) audio; called before every forward
         and generate, so that no state carries over from the previous call."""
 
-    def trace_markers(self, chat_template: str | None) -> reasoning.TraceMarkers | None:
-        """How the family marks a reasoning trace, where its checkpoint thinks (None: it answers straight away).
-        Any checkpoint whose chat template writes ``<think>`` (a thinking template opens or closes the trace) is a
-        thinking one."""
-        return reasoning.THINK if chat_template and reasoning.THINK.open in chat_template else None
+    def trace_markers(self, processor) -> reasoning.TraceMarkers | None:
+        """How the family marks a reasoning trace, where its checkpoint thinks (None: it answers straight away). A
+        checkpoint whose template opens ``<think>`` in its generation prompt thinks. (A template that merely mentions
+        ``<think>``, as Qwen3's do to re-render an earlier turn's reasoning, does not make its checkpoint a thinking
+        one.)"""
+        template = getattr(processor, "chat_template", None)
+        if not template or reasoning.THINK.open not in template:
+            return None
+        turns = self.messages([{"role": "user", "content": [{"type": "text", "text": "Which digit?"}]}], None)
+        try:
+            prompt = processor.apply_chat_template(turns, tokenize=False, add_generation_prompt=True)
+        except Exception:  # noqa: BLE001 (a template this probe cannot render: not known to think)
+            return None
+        return reasoning.THINK if isinstance(prompt, str) and prompt.rstrip().endswith(reasoning.THINK.open) else None
 
     def thinking_budget(self) -> int | None:
         """The new tokens the family's documentation gives a thinking variant for its trace and answer together
@@ -266,6 +275,12 @@ class Qwen3OmniAdapter(FamilyAdapter):
     def audio_window_seconds(self, from_processor: float | None) -> float | None:
         return None  # the processor truncates nothing: the whole clip reaches the audio encoder
 
+    def trace_markers(self, processor) -> reasoning.TraceMarkers | None:
+        # The Thinking checkpoint, by its name (the Hub id's or the folder's own, not a parent folder's), whether or
+        # not its template opens the trace in the prompt.
+        thinking = "thinking" in str(self.pretrained).rstrip("/").rsplit("/", 1)[-1].lower()
+        return super().trace_markers(processor) or (reasoning.THINK if thinking else None)
+
     def thinking_budget(self) -> int | None:
         return QWEN3_OMNI_THINKING_BUDGET
 
@@ -298,7 +313,11 @@ class AudioFlamingoAdapter(FamilyAdapter):
         return getattr(transformers, name).from_pretrained(self.pretrained, **load_kwargs)
 
     def prepare_processor(self, processor) -> None:
-        self.max_audio_len = float(getattr(processor, "max_audio_len", 0) or 0) or None
+        # Both processors of transformers 5.23 set it (600 s, 1,200 s); without it the limit would be unknown.
+        if not getattr(processor, "max_audio_len", None):
+            raise UnsupportedFamily(f"hf-audio: {self.family.name} ({self.pretrained!r}): its processor states no "
+                                    "max_audio_len, so how much of a clip it hears is unknown; use transformers 5.23")
+        self.max_audio_len = float(processor.max_audio_len)
 
     def audio_window_seconds(self, from_processor: float | None) -> float | None:
         return self.max_audio_len  # the processor cuts 30 s windows itself; it hears this much of a clip at most

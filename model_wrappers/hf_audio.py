@@ -26,8 +26,8 @@ from lm_eval.api.model import LM, CacheHook
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import (PROMPT_SOURCES, as_bool, number, one_of, read_before_loading, received,
-                                                refuse_unknown)
+from lm_eval_audio.endpoints.model_args import (PROMPT_SOURCES, as_bool, one_of, optional_number, read_before_loading,
+                                                received, refuse_unknown)
 from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -71,6 +71,7 @@ class HFAudioSettings:
     audio: AudioCondition
     family: str | None
     generation_config: str
+    thinking: str  # auto: the checkpoint thinks where its template or family says so; true, false
     thinking_budget: int | None  # None: the family's documented budget for a thinking checkpoint
     prompts: str  # whose prompts the tasks ask with (read by the task loaders from the run's metadata)
 
@@ -109,8 +110,8 @@ class HFAudioSettings:
             batch_size=None if str(batch_size).startswith("auto") else int(batch_size),
             max_batch_size=int(given["max_batch_size"] or 64), max_length=int(max_length) if max_length else None,
             audio=audio, family=given["family"], generation_config=given["generation_config"],
-            thinking_budget=None if given["thinking_budget"] is None else number(WHO, "thinking_budget",
-                                                                                  given["thinking_budget"]),
+            thinking=one_of(WHO, "thinking", str(given["thinking"]).lower(), ("auto", "true", "false")),
+            thinking_budget=optional_number(WHO, "thinking_budget", given["thinking_budget"]),
             prompts=one_of(WHO, "prompts", given["prompts"], PROMPT_SOURCES),
         )
 
@@ -162,6 +163,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         audio: str = "full",
         family: str | None = None,
         generation_config: str = "neutral",
+        thinking: str = "auto",
         thinking_budget: int | None = None,
         prompts: str = "benchmark",
         **unknown,
@@ -221,8 +223,9 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
         self.system_prompt = (settings.system_prompt if settings.system_prompt is not None
                               else self.adapter.default_system_prompt())
-        self.thinking = reasoning.Thinking.of(self.adapter.trace_markers(getattr(self.processor, "chat_template", None)),
-                                              settings.thinking_budget, self.adapter.thinking_budget(), WHO)
+        markers = {"auto": self.adapter.trace_markers(self.processor), "true": reasoning.THINK,
+                   "false": None}[settings.thinking]
+        self.thinking = reasoning.Thinking.of(markers, settings.thinking_budget, self.adapter.thinking_budget(), WHO)
         self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
                            "reasoning_trace": self.thinking.record(), "prompts_from": settings.prompts,
                            **greedy.record(settings.generation_config, getattr(self.model, "generation_config", None)),

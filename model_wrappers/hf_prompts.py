@@ -64,8 +64,10 @@ class TemplateEncoder:
         if len(special) > 1:
             raise RuntimeError("hf-audio: a batch mixes chat-templated and plain prompts; run them in separate calls")
         kwargs = {"text": [r.text for r in rendered], "return_tensors": "pt"}
-        # (a family whose processor would pad the audio windows too gets padding for its text alone)
-        kwargs.update({"text_kwargs": {"padding": True}} if lm.adapter.pads_text_only else {"padding": True})
+        # A family whose processor would pad the audio windows too gets padding for its text alone, on the side the
+        # call needs (left to generate, right for a prompt pass): its processor picks left where none is given.
+        kwargs.update({"text_kwargs": {"padding": True, "padding_side": lm.tokenizer.padding_side}}
+                      if lm.adapter.pads_text_only else {"padding": True})
         if special != {None}:
             kwargs["add_special_tokens"] = special.pop()
         if flat:

@@ -109,7 +109,8 @@ class LoglikelihoodMixin:
         """(rows, scores) per document. A document whose prompt the previous batch ran (its choices
         split by a batch boundary) reuses that pass; the others run their prompts in one forward per
         group (documents with audio, then text-only ones: an adapter's state is set per call), or one
-        document per forward for a family whose audio encoder is not padding-invariant."""
+        document per forward for a family whose audio encoder is not padding-invariant or whose text model has
+        sliding-window layers."""
         pending = list(zip(documents, rows))
         if self._last_prompt is not None:
             key, prompt, d = self._last_prompt
@@ -118,12 +119,22 @@ class LoglikelihoodMixin:
                 yield entry[1], self._score_choices(prompt, [(d, entry[0][1])])[0]
         for has_audio in (True, False):
             group = [e for e in pending if bool(e[0][1][0].refs) == has_audio]
-            alone = has_audio and self.adapter.clips_alone
+            alone = (has_audio and self.adapter.clips_alone) or self._sliding_window_cache()
             for chunk in ([[e] for e in group] if alone else [group] if group else []):
                 prompt = self._prompt_pass([items[0] for (_, items), _ in chunk])
                 scored = self._score_choices(prompt, [(d, items) for d, ((_, items), _) in enumerate(chunk)])
                 self._last_prompt = (chunk[-1][0][0], prompt, len(chunk) - 1)
                 yield from zip([r for _, r in chunk], scored)
+
+    def _sliding_window_cache(self) -> bool:
+        """Whether the text model has sliding-window layers (Gemma 3n, Gemma 4): their cache keeps a prompt's last
+        ``sliding_window`` positions, which for a row right-padded to a longer prompt are padding, not the row's own
+        last tokens, so options scored after a shared prompt pass would see less of their prompt than alone (Gemma
+        4's moved by 3.3). Such a model runs each document's prompt in a pass of its own."""
+        text = self.model.config.get_text_config() if hasattr(self.model.config, "get_text_config") else self.model.config
+        layers = getattr(text, "layer_types", None) or ()
+        return bool(getattr(text, "sliding_window", None)) and ("sliding_attention" in layers or
+                                                                 bool(getattr(text, "use_sliding_window", False)))
 
     def _prompt_pass(self, items: list[RequestParts]) -> PromptPass:
         """One forward over the prompts of several documents (one request each), right-padded, so each

@@ -109,8 +109,7 @@ class OpenAIAudioSettings:
             system_prompt=given["system_prompt"], audio_format=given["audio_format"], audio_part=given["audio_part"],
             api_key_env=given["api_key_env"], check_model=model_args.as_bool(WHO, "check_model", given["check_model"]),
             audio=audio,
-            thinking_budget=None if given["thinking_budget"] is None else number(WHO, "thinking_budget",
-                                                                                  given["thinking_budget"]),
+            thinking_budget=model_args.optional_number(WHO, "thinking_budget", given["thinking_budget"]),
             prompts=model_args.one_of(WHO, "prompts", given["prompts"], model_args.PROMPT_SOURCES),
         )
 

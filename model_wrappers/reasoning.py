@@ -8,7 +8,9 @@ otherwise be scored as if it were the answer. :func:`split_trace` cuts a reply a
 into the logged sample (``reasoning``); :func:`count` notes per task how many answers had a trace, how long the
 traces were and how many were cut off by the token limit (``lm_eval_audio_data.reasoning_traces`` in the
 results). A trace that never ends (the model ran out of tokens while thinking) is not an answer: the item is
-answered empty, which every scorer here scores wrong, and counted as ``unfinished``.
+answered empty, as the task scores an empty answer (wrong for every scorer here, except an official reading that
+stands in a random option for an unread answer, as VoiceBench's script does, and a judge's lowest grade), and counted
+as ``unfinished``.
 """
 
 from __future__ import annotations
@@ -45,23 +47,20 @@ class Reasoned(str):
     def __reduce__(self):  # kept through --use_cache's pickling and the gather of several ranks
         return (Reasoned, (str(self), self.reasoning, self.finished, self.trace_tokens))
 
-    def cut(self, answer: str) -> Reasoned:
-        """The same trace with the answer cut (at the task's stop strings)."""
-        return Reasoned(answer, self.reasoning, self.finished, self.trace_tokens)
 
-
-def split_trace(text: str, markers: TraceMarkers = THINK, opened: bool = False) -> str:
+def split_trace(text: str, markers: TraceMarkers = THINK, opened: bool = False, lone_close: bool = True) -> str:
     """``text`` without its trace: a :class:`Reasoned` where it has one, else ``text`` unchanged.
 
     ``opened``: the prompt ends with the open marker (the template opened the trace, as Qwen3's thinking templates
     do), so the reply starts inside it. A reply whose first words are the open marker, or that holds the close
-    marker, has a trace too: a template may open it without saying so. The answer starts after the close marker,
-    its leading whitespace dropped; with no close marker the trace is unfinished and the answer empty."""
+    marker, has a trace too (``lone_close``; not for a model that is not known to think, whose answer may mention the
+    marker): a template may open it without saying so. The answer starts after the close marker, its leading
+    whitespace dropped; with no close marker the trace is unfinished and the answer empty."""
     start = None
     stripped = text.lstrip()
     if stripped.startswith(markers.open):
         start = len(text) - len(stripped) + len(markers.open)
-    elif opened or markers.close in text:
+    elif opened or (lone_close and markers.close in text):
         start = 0
     if start is None:
         return text
@@ -107,7 +106,8 @@ class Thinking:
                          "writes no <think>)", who, asked)
             return cls(None, None, "")
         if asked is not None:
-            return cls(markers, asked, "thinking_budget= in --model_args")
+            return cls(markers, asked, "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks, which sets it "
+                                       "for hf-audio)")
         if documented is not None:
             return cls(markers, documented, "the family's documented thinking budget")
         return cls(markers, None, "")
@@ -139,7 +139,8 @@ class Thinking:
         from lm_eval_audio.model_wrappers.request_parts import cut_at_stops
 
         markers = self.markers or THINK
-        answer = split_trace(text, markers, opened=prompt.rstrip().endswith(markers.open))
+        answer = split_trace(text, markers, opened=prompt.rstrip().endswith(markers.open),
+                             lone_close=self.markers is not None)
         if not isinstance(answer, Reasoned):
             return cut_at_stops(answer, until)
         tokens = count_tokens(answer.reasoning) if count_tokens else None
@@ -159,6 +160,10 @@ class Thinking:
         details = (response.get("usage") or {}).get("completion_tokens_details") or {}
         tokens = details.get("reasoning_tokens") if isinstance(details, dict) else None
         if not trace:
+            if self.markers and choice.get("finish_reason") == "length" and self.markers.close not in content:
+                # a model known to think, stopped by the limit with no trace handed over and none closed in the
+                # content: its template opened the trace in the prompt, and the whole reply is the cut-off trace
+                return Reasoned("", content.strip(), finished=False, trace_tokens=tokens)
             answer = self.answer(content, "", until)
             return answer if not isinstance(answer, Reasoned) or tokens is None else \
                 Reasoned(str(answer), answer.reasoning, answer.finished, tokens)
@@ -180,7 +185,8 @@ class Thinking:
             return None
         return {"markers": [self.markers.open, self.markers.close],
                 "handling": "removed before any filter, scorer or judge; kept in each logged sample as reasoning; "
-                            "an unfinished trace is answered empty (scored wrong) and counted; multiple-choice "
+                            "an unfinished trace is answered empty (scored as the task scores an empty answer) "
+                            "and counted; multiple-choice "
                             "options scored after an empty closed trace",
                 "budget": self.budget, "budget_from": self.budget_from or "none documented: the task's max_gen_toks"}
 
@@ -208,7 +214,7 @@ def count(task: str, answers: list, thinks: bool = False) -> None:
         entry["mean_trace_tokens"] = round(entry["trace_tokens"] / entry["answers_with_token_count"], 1)
     unfinished = sum(not a.finished for a in traced)
     if unfinished and state.first_time(("unfinished_traces", task)):
-        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty and "
-                    "scored wrong (counted as unfinished under lm_eval_audio_data.reasoning_traces); raise "
+        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, "
+                    "scored as the task scores an empty answer (counted as unfinished under lm_eval_audio_data.reasoning_traces); raise "
                     "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks=N) to let them finish",
                     task, unfinished)

@@ -12,7 +12,6 @@ import pytest
 from lm_eval_audio.benchmarks import author_prompts
 from lm_eval_audio.benchmarks.author_prompts import AuthorPromptError
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.speech_sets import data_check
 from lm_eval_audio.tasks.aishell1 import data as aishell1
 from lm_eval_audio.tasks.covost2 import data as covost2
 from lm_eval_audio.tasks.fleurs import data as fleurs
@@ -156,18 +155,22 @@ def test_an_unknown_prompts_value_is_refused_by_the_loaders_and_before_the_model
         fleurs.load_docs("en_us", {"prompts": "author", "pretrained": QWEN3_OMNI}, True, notes=DataNotes())
     with pytest.raises(AuthorPromptError, match="prompts 'official'"):
         mmar.load(where={"modality": "sound"}, sample=True, prompts="official")
-    check = data_check("lm_eval_audio.tasks.fleurs.data")
-    with pytest.raises(AuthorPromptError, match="prompts 'author'"):
-        check(["fleurs_asr_sample_en_us"], {"prompts": "author"})
-    with pytest.raises(AuthorPromptError, match="is of no family"):
-        check(["fleurs_asr_sample_en_us"], {"prompts": "authors", "pretrained": "google/gemma-3n-E4B-it"})
-    check(["fleurs_asr_sample_en_us"], {"prompts": "authors", "pretrained": QWEN3_OMNI})  # nothing raised
+    # before the model loads, for a run of any benchmark's tasks (the seam's check, once for the run)
     from lm_eval_audio.benchmarks import registry
+    from lm_eval_audio.harness.cli_patches import RunCommand, check_data_first
 
-    for benchmark in registry.all_benchmarks():  # every folder's check refuses it, before any data is read
-        if benchmark.check_data is not None:
-            with pytest.raises(AuthorPromptError):
-                benchmark.check_data([f"{benchmark.key}_sample"], {"prompts": "nope"})
+    def run(tasks, **model_args):
+        check_data_first(RunCommand(model="hf-audio", tasks=tuple(tasks), model_args=model_args))
+
+    with pytest.raises(AuthorPromptError, match="prompts 'author'"):
+        run(["fleurs_asr_sample_en_us"], prompts="author")
+    with pytest.raises(AuthorPromptError, match="is of no family"):
+        run(["fleurs_asr_sample_en_us"], prompts="authors", pretrained="google/gemma-3n-E4B-it")
+    run(["fleurs_asr_sample_en_us"], prompts="authors", pretrained=QWEN3_OMNI)  # nothing raised
+    tasks = sorted(path.stem for benchmark in registry.all_benchmarks() for path in benchmark.folder.glob("*.yaml"))
+    assert len(registry.by_benchmark(tasks, ())) == len(registry.all_benchmarks())  # tasks of every benchmark
+    with pytest.raises(AuthorPromptError):  # refused before any benchmark's data is looked at
+        run(tasks, prompts="nope")
 
 
 def test_an_explicit_prompt_wins_over_the_authors_and_the_record_says_so():

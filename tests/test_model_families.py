@@ -622,3 +622,12 @@ def test_voxtral_hears_a_long_clip_whole_and_stops_clearly_where_mistral_common_
     with pytest.raises(ValueError, match="takes its prompt only as its processor renders it"):
         HFAudioLM(pretrained=tiny_voxtral, device="cpu", chat_template=False)
 
+
+
+def test_a_known_model_type_decides_over_a_folder_name(tiny_qwen2_audio, tmp_path):
+    """A fine-tuned Qwen2-Audio kept in a folder named after a served family is still Qwen2-Audio."""
+    import shutil
+
+    folder = tmp_path / "vs-midashenglm" / "qwen2-audio-ft"
+    shutil.copytree(tiny_qwen2_audio, folder)
+    assert HFAudioLM(pretrained=str(folder), device="cpu").family.name == "Qwen2-Audio"

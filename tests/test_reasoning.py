@@ -95,3 +95,15 @@ def test_traces_are_counted_per_task():
     state = run_state.reset()
     PLAIN.count(["a"], ["Dog"])  # a model that does not think, and wrote no trace: nothing to note
     assert "reasoning_traces" not in state.data_notes
+
+
+def test_a_model_not_known_to_think_keeps_an_answer_that_mentions_the_close_marker():
+    assert PLAIN.answer("The tag </think> ends a trace. Answer: B", "", []) == "The tag </think> ends a trace. Answer: B"
+    assert str(THINKING.answer("A bark.</think>\n\nDog", "", [])) == "Dog"  # a model known to think: a trace
+
+
+def test_a_thinking_servers_reply_cut_inside_a_trace_its_template_opened_is_no_answer():
+    """No parser split it and no marker is in the content: the prompt opened the trace and the limit stopped it."""
+    cut = THINKING.answer_of_reply(_reply("Let me think about the options, A says", "length"), [])
+    assert str(cut) == "" and not cut.finished and cut.reasoning.startswith("Let me think")
+    assert PLAIN.answer_of_reply(_reply("A long answer cut by the limit", "length"), []) == "A long answer cut by the limit"

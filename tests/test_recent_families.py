@@ -242,6 +242,70 @@ def test_a_thinking_model_scores_an_option_as_its_answer_after_an_empty_trace(ti
     """Qwen3's form of a reply without thinking: the option follows <think>\\n\\n</think>\\n\\n, not the open trace."""
     model = HFAudioLM(pretrained=tiny_qwen3_omni_thinking, device="cpu", dtype="float32")
     with _received(model.model) as seen:
-        model.loglikelihood([ll("<audio>Which digit?", " one", [clips[2]])])
-    assert _collapsed(model.tokenizer, seen[0], "<|audio_pad|>") == QWEN3_OMNI_PROMPT.format(text="Which digit?") + \
-        "<think>\n\n</think>\n\n"
+        (score, _), = model.loglikelihood([ll("<audio>Which digit?", " one two", [clips[2]])])
+    prompt = QWEN3_OMNI_PROMPT.format(text="Which digit?") + "<think>\n\n</think>\n\n"
+    assert _collapsed(model.tokenizer, seen[0], "<|audio_pad|>") == prompt
+    # the same score as a full forward over prompt, closed trace and option (the option scored after the header)
+    audio, sr = sf.read(clips[2], dtype="float32")
+    tok = model.tokenizer
+    whole = model.processor(text=[prompt + "one two"], audio=[audio], sampling_rate=sr, return_tensors="pt")
+    n_option = len(tok(prompt + "one two", add_special_tokens=False)["input_ids"]) - len(tok(prompt)["input_ids"])
+    with torch.no_grad():
+        lp = torch.log_softmax(model.model(**whole).logits[0].float(), -1)
+    ids = whole["input_ids"][0].tolist()
+    assert score == pytest.approx(sum(float(lp[p - 1, ids[p]]) for p in range(len(ids) - n_option, len(ids))), abs=1e-4)
+
+
+@pytest.mark.parametrize("tiny_model", ["tiny_qwen2_audio", "tiny_qwen2_5_omni", "tiny_voxtral", "tiny_audioflamingo3",
+                                        "tiny_musicflamingo", "tiny_gemma4"])
+def test_documents_sharing_a_prompt_pass_score_as_alone_in_every_batched_family(tiny_model, request, clips):
+    """The families that batch their clips: at bs=8, four documents of two options each (clips of different lengths)
+    run their prompts in one forward, and each option scores as at bs=1 (a prompt pass padded on the wrong side
+    moved Audio Flamingo 3's scores by 2.85; Gemma 4's sliding-window cache, shared by padded prompts, moved its by
+    3.3: it runs each document's prompt alone)."""
+    pretrained = request.getfixturevalue(tiny_model)
+    requests = [ll(f"<audio>Which letter? {i}", c, [clips[i * 4 + 1]]) for i in range(4) for c in (" A", " B then C")]
+    batched = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=8)
+    assert not batched.adapter.clips_alone
+    with _received(batched.model) as seen:
+        got = batched.loglikelihood(requests)
+    assert sum(batched._audio_token_id in ids for ids in seen) == 4
+    assert batched._sliding_window_cache() == (tiny_model == "tiny_gemma4")
+    alone = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=1).loglikelihood(requests)
+    assert max(abs(a - b) for (a, _), (b, _) in zip(got, alone)) < 1e-4
+    assert [g for _, g in got] == [g for _, g in alone]
+
+
+def test_what_makes_a_checkpoint_a_thinking_one(tiny_qwen3_omni, tmp_path):
+    """A template that opens <think> in its generation prompt, or a Qwen3-Omni Thinking checkpoint by its name;
+    not a template that only mentions <think> (Qwen3's re-render an earlier turn's reasoning); thinking= decides."""
+    import shutil
+
+    def copy(name, template_tail=""):
+        folder = tmp_path / name
+        shutil.copytree(tiny_qwen3_omni, folder)
+        if template_tail:
+            path = folder / "chat_template.jinja"
+            path.write_text(template_tail + path.read_text())
+        return str(folder)
+
+    mentions = copy("Qwen3-Omni-Instruct-like", "{% for m in messages %}{% if m.reasoning_content is defined %}"
+                    "<think>{{ m.reasoning_content }}</think>{% endif %}{% endfor %}")
+    assert HFAudioLM(pretrained=mentions, device="cpu").thinking.markers is None
+    by_name = HFAudioLM(pretrained=copy("Qwen3-Omni-30B-A3B-Thinking"), device="cpu")
+    assert by_name.thinking.markers == reasoning.THINK and by_name.thinking.budget == 16384
+    assert HFAudioLM(pretrained=tiny_qwen3_omni, device="cpu", thinking="true").thinking.markers == reasoning.THINK
+    assert HFAudioLM(pretrained=by_name.pretrained, device="cpu", thinking="false").thinking.markers is None
+
+
+def test_gen_kwargs_max_gen_toks_is_a_budget_for_hf_audio_only():
+    """For openai-audio, thinking_budget= is the word that the served model thinks: --gen_kwargs must not say it."""
+    from types import SimpleNamespace
+
+    from lm_eval_audio.harness.cli_patches import budget_from_gen_kwargs
+
+    for model, expected in (("hf-audio", {"pretrained": "x", "thinking_budget": 64}), ("openai-audio", {"model": "x"})):
+        config = SimpleNamespace(model=model, gen_kwargs={"max_gen_toks": 64},
+                                 model_args={"pretrained": "x"} if model == "hf-audio" else {"model": "x"})
+        budget_from_gen_kwargs(config)
+        assert config.model_args == expected

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import author_prompts
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot, open_snapshot, revision_for
@@ -246,8 +245,7 @@ def doc_to_text(doc: dict) -> str:
 
 
 def data_check(data_module: str):
-    """A folder's ``Benchmark.check_data``: the prompt, where given, is text, ``prompts=`` is one the loaders follow
-    (``author_prompts.check``), and a local copy, where one is set,
+    """A folder's ``Benchmark.check_data``: the prompt, where given, is text, and a local copy, where one is set,
     exists, or else the Hub repository answers (or the cache holds it, offline); its files are fetched by each task
     as it loads: only what it reads. ``data_module`` names the
     module holding the folder's ``SPEC``, imported only when a run has its tasks."""
@@ -257,7 +255,6 @@ def data_check(data_module: str):
 
         prompt(metadata, "")
         chinese_cer(metadata)
-        author_prompts.check(metadata)
         if any("_sample" not in t for t in tasks):
             spec = importlib.import_module(data_module).SPEC
             if local_root(spec, metadata) is None:  # the Hub's listing (or the cache's, offline), read now

@@ -77,6 +77,11 @@ def number(who: str, name: str, value, kind=int, minimum: float = 1):
     return result
 
 
+def optional_number(who: str, name: str, value, kind=int, minimum: float = 1):
+    """``value`` as :func:`number` reads it, or None where it was not given."""
+    return None if value is None else number(who, name, value, kind, minimum)
+
+
 # Passed by lm-eval to every model, whatever the user wrote.
 _FROM_LM_EVAL = {"self", "batch_size", "max_batch_size", "device", "unknown"}
 

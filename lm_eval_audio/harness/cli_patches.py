@@ -168,6 +168,10 @@ def check_data_first(command: RunCommand) -> None:
         # read from the environment). Checked here too, so the user hears it before the model loads.
         refuse_secrets("lm-eval-audio", command.metadata, where="metadata")
     metadata = command.task_metadata
+    if ours:  # prompts= is one the loaders follow, and under prompts=authors the model's family is known
+        from lm_eval_audio.benchmarks import author_prompts
+
+        author_prompts.check(metadata)
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
@@ -248,16 +252,18 @@ def on_evaluate_config(module) -> None:
 
 def budget_from_gen_kwargs(config) -> None:
     """``--gen_kwargs max_gen_toks=N`` is a thinking model's whole budget too: lm-eval sets it on every generation
-    task, and our model wrappers otherwise raise a task's ``max_gen_toks`` to the family's thinking budget (a
-    task's limit is written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given."""
+    task, and hf-audio otherwise raises a task's ``max_gen_toks`` to the family's thinking budget (a task's limit is
+    written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given."""
     gen_kwargs = config.gen_kwargs if isinstance(config.gen_kwargs, dict) else {}
     if config.model in THINKING_WRAPPERS and "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) \
             and "thinking_budget" not in config.model_args:
         config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
 
 
-# The model wrappers that read thinking_budget= (the cascade's LLM answers from a transcript, as a text model).
-THINKING_WRAPPERS = ("hf-audio", "openai-audio")
+# The model wrappers whose thinking_budget= --gen_kwargs max_gen_toks sets: hf-audio, which knows from the checkpoint
+# whether it thinks (openai-audio takes thinking_budget= as the word that the served model thinks: it is not set for
+# it, or every served model would be read as thinking).
+THINKING_WRAPPERS = ("hf-audio",)
 
 
 def check_before_the_model_loads(command: RunCommand) -> None:

@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> None:
     asked = hub_data.ASKED.set((tuple(names), True))  # what an error says to do: never `download` again
     try:
         with hub_data.planning(args.dry_run) as plan:
+            from lm_eval_audio.benchmarks import author_prompts
+
+            author_prompts.check(metadata)  # prompts=authors: the family whose prompts are fetched for is known
             for benchmark, tasks in ours.items():
                 for task in tasks:
                     if benchmark.check_data is not None:

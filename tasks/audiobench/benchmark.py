@@ -7,9 +7,6 @@ def check_data(tasks: list[str], metadata: dict) -> None:
     """Each dataset the run names is in the local data root, or fetched from the Hub; a group's members, in a local
     root, may be absent (the group is then PARTIAL), and on the Hub each member's repository answers (or the cache
     holds it, offline): their shards come as each loads."""
-    from lm_eval_audio.benchmarks.author_prompts import check
-
-    check(metadata)  # prompts= is one the loaders follow, and prompts=authors knows the model's family
     from lm_eval_audio.benchmarks.hub_data import open_snapshot, revision_for
     from lm_eval_audio.benchmarks.registry import task_configs
     from lm_eval_audio.tasks.audiobench import data

@@ -6,9 +6,6 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The metadata is there: the local folder's, or the Hub's (fetched now; the clips come as the tasks load)."""
-    from lm_eval_audio.benchmarks.author_prompts import check
-
-    check(metadata)  # prompts= is one the loaders follow, and prompts=authors knows the model's family
     if any("_sample" not in t for t in tasks):
         from lm_eval_audio.tasks.bigbench_audio import data
 

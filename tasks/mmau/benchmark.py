@@ -6,9 +6,6 @@ from lm_eval_audio.judges.choice_scoring import COUNT_METRICS, HEADLINE_METRICS,
 
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The folder is set, exists and holds the split's JSON (the synthetic sample needs none)."""
-    from lm_eval_audio.benchmarks.author_prompts import check
-
-    check(metadata)  # prompts= is one the loaders follow, and prompts=authors knows the model's family
     if any("_sample" not in t for t in tasks):
         from lm_eval_audio.benchmarks.choice_layout import check_snapshot
         from lm_eval_audio.tasks.mmau import data

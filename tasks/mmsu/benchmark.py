@@ -6,9 +6,6 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The prompt is one MMSU publishes, and a local folder, where one is set, holds the shards, or else the Hub
     repository answers (or the cache holds it, offline); the Hub's shards are fetched as the tasks load."""
-    from lm_eval_audio.benchmarks.author_prompts import check
-
-    check(metadata)  # prompts= is one the loaders follow, and prompts=authors knows the model's family
     import os
     from pathlib import Path
 

@@ -7,9 +7,6 @@ def check_data(tasks: list[str], metadata: dict) -> None:
     """The modality is one VoiceBench knows, and a local folder, where one is set, exists, or else the Hub repository
     answers (or the cache holds it, offline); the Hub's files are fetched by each task as it loads: only the splits
     it reads."""
-    from lm_eval_audio.benchmarks.author_prompts import check
-
-    check(metadata)  # prompts= is one the loaders follow, and prompts=authors knows the model's family
     import os
     from pathlib import Path
 
