@@ -1,7 +1,7 @@
 """A thinking model's reasoning trace, kept apart from its answer.
 
-A thinking model writes a trace (``<think>...</think>`` for Qwen3-Omni Thinking and Audio Flamingo 3's thinking
-mode; a server's reasoning parser hands it over as ``reasoning_content`` or ``reasoning``) and then its answer.
+A thinking model writes a trace (``<think>...</think>`` for Qwen3-Omni Thinking; a server's reasoning parser hands
+it over as ``reasoning_content`` or ``reasoning``) and then its answer.
 Only the answer may reach a task's filters, scorers and judges: a trace that mentions every option would
 otherwise be scored as if it were the answer. :func:`split_trace` cuts a reply at the trace's end;
 :class:`Reasoned` is the answer (a ``str``, what lm-eval scores) that carries its trace, which the seam writes
@@ -102,8 +102,8 @@ class Thinking:
         variant."""
         if markers is None:
             if asked is not None:  # (also what --gen_kwargs max_gen_toks=N sets: no warning for every such run)
-                log.info("%s: thinking_budget=%d is not used: the model is not known to think (its chat template "
-                         "writes no <think>)", who, asked)
+                log.info("%s: thinking_budget=%d is not used: the model is not known to think (pass thinking=true "
+                         "if it does)", who, asked)
             return cls(None, None, "")
         if asked is not None:
             return cls(markers, asked, "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks, which sets it "
@@ -164,9 +164,7 @@ class Thinking:
                 # a model known to think, stopped by the limit with no trace handed over and none closed in the
                 # content: its template opened the trace in the prompt, and the whole reply is the cut-off trace
                 return Reasoned("", content.strip(), finished=False, trace_tokens=tokens)
-            answer = self.answer(content, "", until)
-            return answer if not isinstance(answer, Reasoned) or tokens is None else \
-                Reasoned(str(answer), answer.reasoning, answer.finished, tokens)
+            return self.answer(content, "", until, None if tokens is None else lambda trace: tokens)
         finished = not (choice.get("finish_reason") == "length" and not content.strip())
         # (the content after a parsed-out trace keeps the newlines that followed </think>: dropped, as in answer())
         return with_trace(cut_at_stops(content.lstrip(), until), trace, finished, tokens)
@@ -204,7 +202,8 @@ def count(task: str, answers: list, thinks: bool = False) -> None:
                "answers_with_token_count": 0})
     entry["answers"] += len(answers)
     entry["traces"] += len(traced)
-    entry["unfinished"] += sum(not a.finished for a in traced)
+    unfinished = sum(not a.finished for a in traced)
+    entry["unfinished"] += unfinished
     entry["trace_chars"] += sum(len(a.reasoning) for a in traced)
     known = [a.trace_tokens for a in traced if a.trace_tokens is not None]
     entry["trace_tokens"] += sum(known)
@@ -212,9 +211,8 @@ def count(task: str, answers: list, thinks: bool = False) -> None:
     entry["mean_trace_chars"] = round(entry["trace_chars"] / entry["traces"], 1) if entry["traces"] else 0.0
     if entry["answers_with_token_count"]:
         entry["mean_trace_tokens"] = round(entry["trace_tokens"] / entry["answers_with_token_count"], 1)
-    unfinished = sum(not a.finished for a in traced)
     if unfinished and state.first_time(("unfinished_traces", task)):
-        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, "
-                    "scored as the task scores an empty answer (counted as unfinished under lm_eval_audio_data.reasoning_traces); raise "
-                    "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks=N) to let them finish",
-                    task, unfinished)
+        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, scored "
+                    "as the task scores an empty answer (counted as unfinished under "
+                    "lm_eval_audio_data.reasoning_traces); raise thinking_budget= in --model_args (or --gen_kwargs "
+                    "max_gen_toks=N) to let them finish", task, unfinished)

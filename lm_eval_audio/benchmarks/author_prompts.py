@@ -114,6 +114,9 @@ QWEN3_OMNI_ASR_CHINESE = "请将这段中文语音转换为纯文本。"
 QWEN3_OMNI_ASR_OTHER = "Transcribe the {language} audio into text."
 QWEN3_OMNI_S2TT = "Listen to the provided {source} speech and produce a translation in {target} text."
 QWEN3_OMNI_SOURCE = "QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation', Default Prompts ({task})"
+# ... and, for a benchmark that comes with its own formatting: "they come with their own ChatML formatting"
+QWEN3_OMNI_OWN_FORMAT_SOURCE = ("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
+                                "Formatting)")
 # Qwen2-Audio's ASR prompt, from the OSS jsonl files eval_audio/EVALUATION.md lists (QwenLM/Qwen2-Audio@595360e,
 # eval_audio/evaluate_asr.py:61 prepends the audio to it), as MoonshotAI/Kimi-Audio-Evalkit@4080c49
 # almeval/models/qwen_audio.py:32 reproduces it; the language tags of the sets Qwen2-Audio evaluated (librispeech,

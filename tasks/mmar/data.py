@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout
 
 LAYOUT = Layout(
@@ -37,8 +37,7 @@ AF3_MCQ = "{question} Choose the correct option from the following options:\n{op
 AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json; llava/eval/app.py:186-187"
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
-                            "Formatting)", "MMAR publishes no prompt: the one asked is arXiv 2604.24401's "
-                            "(metrics.choice_matching.mcq_prompt)"),
+    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAR publishes no prompt: the one asked is arXiv "
+                            "2604.24401's (metrics.choice_matching.mcq_prompt)"),
     "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE),
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks.choice_layout import Layout
 from lm_eval_audio.tasks.mmau.hub_audio import ParquetClips
 
@@ -44,9 +44,8 @@ AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static
 KIMI_MCQ = "{question}\n{options_inline}"
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
-                            "Formatting)", "MMAU publishes no prompt: the one asked is arXiv 2604.24401's "
-                            "(metrics.choice_matching.mcq_prompt)"),
+    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAU publishes no prompt: the one asked is arXiv "
+                            "2604.24401's (metrics.choice_matching.mcq_prompt)"),
     "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE,
                                   "the authors' MMAU file is not published (llava/eval/eval_audio_bench.py:115 reads "
                                   "each question from it; llava/eval/registry_audio.yaml lists MMAU): the format is "

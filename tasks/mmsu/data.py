@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
 from lm_eval_audio.benchmarks import author_prompts
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat
+from lm_eval_audio.benchmarks.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
@@ -44,8 +44,7 @@ PROMPTS = {
 # The model authors' prompts (--model_args ...,prompts=authors): none published beside MMSU's own
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat("QwenLM/Qwen3-Omni@0309c201 README.md, 'Setting for Evaluation' (Benchmark-Specific "
-                            "Formatting)"),
+    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
 }
 HELP = ("Unset MMSU_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
         "download ddwang2000/MMSU --repo-type dataset --local-dir /data/mmsu`), then `export MMSU_DATA_DIR=/data/mmsu` "
