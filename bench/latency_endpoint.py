@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from scripted_judge import default_reply, prompt_text  # noqa: E402
+from scripted_judge import default_reply, prompt_text
 
 
 class _ChatProtocol(asyncio.Protocol):

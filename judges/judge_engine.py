@@ -27,7 +27,8 @@ import asyncio
 import collections
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.judges.judge_cache import JudgeCache, cache_key

@@ -115,7 +115,7 @@ class FamilyAdapter:
         turns = self.messages([{"role": "user", "content": [{"type": "text", "text": "Which digit?"}]}], None)
         try:
             prompt = processor.apply_chat_template(turns, tokenize=False, add_generation_prompt=True)
-        except Exception:  # noqa: BLE001 (a template this probe cannot render: not known to think)
+        except Exception:
             return None
         return reasoning.THINK if isinstance(prompt, str) and prompt.rstrip().endswith(reasoning.THINK.open) else None
 
@@ -435,7 +435,7 @@ class VoxtralAdapter(FamilyAdapter):
             pending = iter(row_clips)
 
             def with_clips(parts: list[dict]) -> list[dict]:
-                return [{"type": "audio", "base64": wav(next(pending))} if part.get("type") == "audio" else part
+                return [{"type": "audio", "base64": wav(next(pending))} if part.get("type") == "audio" else part  # noqa: B023 (called at once, inside this iteration)
                         for part in parts]
 
             rows.append([{**m, "content": with_clips(m["content"])} if isinstance(m["content"], list) else m

@@ -17,9 +17,9 @@ class PromptPass(NamedTuple):
     """A forward over some documents' prompts: what their continuations are scored from."""
 
     rendered: list[Rendered]
-    mask: "torch.Tensor"  # (documents, padded width), right-padded
+    mask: torch.Tensor  # (documents, padded width), right-padded
     lengths: list[int]  # each row's prompt tokens
-    first: "torch.Tensor"  # (documents, vocabulary): log-probs after each row's last prompt token
+    first: torch.Tensor  # (documents, vocabulary): log-probs after each row's last prompt token
     cache: object  # the key-value cache of the pass, one row per document
 
 
@@ -246,7 +246,7 @@ class LoglikelihoodMixin:
             logits = self.model(**inputs).logits.float()
         logprobs = torch.log_softmax(logits, dim=-1).cpu()
         results = []
-        for r, ((ctx, cont), (ids, n_cont)) in enumerate(zip(pairs, rows)):
+        for r, ((_ctx, cont), (ids, n_cont)) in enumerate(zip(pairs, rows)):
             end = len(ids)
             target = torch.tensor(cont[-n_cont:] if n_cont else [], dtype=torch.long)
             row_lp = logprobs[r, end - n_cont : end]

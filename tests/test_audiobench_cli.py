@@ -16,7 +16,7 @@ from scripted_judge import DEFAULT_BINARY, DEFAULT_RUBRIC, ScriptedJudge
 
 from lm_eval_audio.tasks.audiobench.scoring import qwen2_asr_answer
 
-from lm_eval_audio.metrics import error_rates, text_normalizers
+from lm_eval_audio.metrics import text_normalizers
 from lm_eval_audio.tasks.audiobench.data import DATASETS
 from lm_eval_audio.tasks.audiobench.templates import POOLS, TOOLKIT_TEMPLATES
 

@@ -114,7 +114,7 @@ def sample_records():
     DataNotes.note = note
     try:
         tasks = _sample_tasks()
-        for path, config in tasks:
+        for _path, config in tasks:
             task = config["task"]
             dataset = config["custom_dataset"](**(config.get("metadata") or {}), **(config.get("dataset_kwargs") or {}))
             assert "sources" in data_notes.of(dataset).entries, f"{task} recorded no source"

@@ -14,7 +14,6 @@ recorded in the results, never a bare crash or a silently wrong number.
 
 from __future__ import annotations
 
-import json
 import re
 import logging
 import sqlite3

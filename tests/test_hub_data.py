@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BIN, REPO, results_json, run_cli, stand_in_hub
+from conftest import REPO, results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.benchmarks import hub_data
 

@@ -32,7 +32,7 @@ def test_a_response_starting_with_a_letter_is_that_letter(letter, rest):
     assert airbench.official_choice(letter + rest) == letter
 
 
-@given(PROSE.filter(lambda t: not t.strip()[:1] in ("A", "B", "C", "D")), LETTER)
+@given(PROSE.filter(lambda t: t.strip()[:1] not in ("A", "B", "C", "D")), LETTER)
 def test_the_answer_is_x_dot_is_read_from_its_second_to_last_character(prose, letter):
     assert airbench.official_choice(f"{prose} {letter}.") == letter
 

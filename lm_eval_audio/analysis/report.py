@@ -74,7 +74,7 @@ def collect(runs: list[Run], wanted: list[str] | None, chosen_by_user: bool = Fa
     for run in runs:
         for task, reported in run.tasks().items():
             tasks.setdefault(task, (run, reported))
-    for task, (run, reported) in sorted(tasks.items()):
+    for task, (run, _reported) in sorted(tasks.items()):
         samples = first_filter(run.samples(task))
         if not samples:
             continue  # a group, or a run without --log_samples
@@ -347,7 +347,7 @@ def plots(report: dict, folder: str) -> list[str]:
             axes_names = [t for t in scored if report["tasks"][t][n]["higher_is_better"]]
             radii = [report["tasks"][t][n]["value"] for t in axes_names]
             if len(axes_names) < len(scored):
-                left_out = (f"; left out, as lower is better and outward is better on its spokes: "
+                left_out = ("; left out, as lower is better and outward is better on its spokes: "
                             + ", ".join(t for t in scored if t not in axes_names))
         if len(axes_names) < 3:
             report["notes"].append(f"{n}: no radar plot (needs 3 or more tasks, has {len(axes_names)}{left_out})")

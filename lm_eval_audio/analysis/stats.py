@@ -8,7 +8,7 @@ bootstrap): a task keeps its size in every replicate, as in the benchmark itself
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -196,8 +196,8 @@ def mix_pairs(pairs_path: str, output_dir: str, seed: int, lu_range: tuple[float
         if not row.get("a") or not row.get("b"):
             raise MixError(f"{where}: needs the clips a and b (paths, relative to the pairs file)")
         rng = np.random.default_rng([seed, index])
-        relative_lu = _number(row, "relative_lu", where, lambda: float(rng.uniform(*lu_range)))
-        offset = _number(row, "offset", where, lambda: float(rng.uniform(*offset_range)))
+        relative_lu = _number(row, "relative_lu", where, lambda: float(rng.uniform(*lu_range)))  # noqa: B023 (called at once, inside this iteration)
+        offset = _number(row, "offset", where, lambda: float(rng.uniform(*offset_range)))  # noqa: B023 (called at once, inside this iteration)
         a_lufs = _number(row, "a_lufs", where, lambda: None)
         output = Path(output_dir) / (row.get("output") or f"mix_{index:05d}.wav")
         try:

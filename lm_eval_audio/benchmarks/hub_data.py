@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.hub_files import (  # noqa: F401  (HubDataError, size_text, files_sha256: its API too)
+from lm_eval_audio.benchmarks.hub_files import (
     CheckedFiles,
     HubDataError,
     RemoteFile,
@@ -80,7 +80,7 @@ def say(message: str) -> None:
 class Fetch:
     """What one repository needs fetched for a run, for ``download --dry_run`` and the line before a download."""
 
-    snapshot: "Snapshot"
+    snapshot: Snapshot
     files: tuple[RemoteFile, ...]
 
     @property

@@ -17,7 +17,7 @@ import importlib.util
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 DECLARATION = "benchmark.py"
 # Every count and rate metric shared code writes for any task (the models' failed requests, the clips a loader
@@ -82,7 +82,7 @@ def _module_name(path: Path) -> str:
     return "lm_eval_audio_user_folder_" + str(abs(hash(str(path))))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(path: str) -> Benchmark:
     """The declaration in ``path`` (a folder's ``benchmark.py``), with its folder set."""
     file = Path(path)

@@ -21,7 +21,7 @@ import os
 import random
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 
 log = logging.getLogger("lm_eval.audio.api")
 

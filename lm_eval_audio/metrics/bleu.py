@@ -20,7 +20,7 @@ def tokenizer_for(language: str) -> str:
     return TOKENIZER_BY_TARGET.get(language.replace("_", "-").split("-")[0].lower(), DEFAULT_TOKENIZER)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _metric(tokenize: str):
     from sacrebleu.metrics import BLEU
 

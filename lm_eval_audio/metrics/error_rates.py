@@ -20,7 +20,7 @@ class Counts:
     errors: int  # substitutions + deletions + insertions
     length: int  # reference words or characters (substitutions + deletions + hits)
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(self.errors + other.errors, self.length + other.length)
 
 

@@ -198,7 +198,7 @@ RULES = {r.name: r for r in (
 )}
 
 
-def rule_named(rule: "str | Rule") -> Rule:
+def rule_named(rule: str | Rule) -> Rule:
     if isinstance(rule, Rule):
         return rule
     if rule not in RULES:

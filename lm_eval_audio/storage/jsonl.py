@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
 
 def records(path, error: type[Exception] = ValueError, hint: str = "", encoding: str = "utf-8") -> Iterator[tuple[int, object]]:

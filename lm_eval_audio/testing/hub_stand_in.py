@@ -80,7 +80,7 @@ class StandInHub:
     def bytes_sent(self) -> int:
         return sum(e["sent"] for e in self.downloads())
 
-    def __enter__(self) -> "StandInHub":
+    def __enter__(self) -> StandInHub:
         hub = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -48,7 +48,7 @@ def collect(tasks: list, judge_metrics: tuple[str, ...]) -> AirBenchScores:
     metrics tried and whether the smoke-test judge's were skipped)."""
     scores = AirBenchScores()
     unscored, run = 0, None
-    for run, task, samples, metrics, skipped in tasks:
+    for run, _task, samples, metrics, skipped in tasks:
         airbench_metrics = [m for m in FOUNDATION_METRICS if m in metrics or m not in judge_metrics]
         for sample in samples:
             doc = sample.get("doc") or {}

@@ -90,7 +90,7 @@ def question_transcripts(items: list[dict], task) -> dict[str, str]:
     clips = {digests[i["uniq_id"]]: i["audio"] for i in items}
     texts, _, errors = cache.get_all(clips, lambda ref: decoding.load(ref, transcription.SAMPLING_RATE),
                                      f"Big Bench Audio: {transcriber.name} transcribes the questions for the judge")
-    for digest, error in errors.items():
+    for _digest, error in errors.items():
         log.warning("%s: a question clip cannot be transcribed for the judge (%s): it is judged without it",
                     task.name, error)
     return {uid: texts.get(digest, "") for uid, digest in digests.items()}

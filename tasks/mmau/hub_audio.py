@@ -145,7 +145,7 @@ def _summary(check: dict) -> dict:
     return out
 
 
-@functools.lru_cache(maxsize=None)  # once per run (each task of a group reads the folder)
+@functools.cache  # once per run (each task of a group reads the folder)
 def _warn_once(check_file: str, name: str, label: str, problems: tuple) -> None:
     counts = dict(problems)
     log.warning("%s: %s differs from the official mmau-test-mini.json: %d row(s) with other text, %d item(s) with no "
