@@ -44,7 +44,7 @@ HOW_TO_CONFIGURE = (
     "http://localhost:8000/v1), and optionally LM_EVAL_AUDIO_JUDGE_MODEL, "
     "LM_EVAL_AUDIO_JUDGE_CONCURRENCY and LM_EVAL_AUDIO_JUDGE_CACHE (or judge_model, judge_base_url, "
     "judge_concurrency, judge_cache in --metadata); one benchmark's own judge: LM_EVAL_AUDIO_<BENCHMARK>_JUDGE_MODEL, "
-    "_JUDGE_BASE_URL, _JUDGE_API_KEY_ENV (README, 'Judges per benchmark')"
+    "_JUDGE_BASE_URL, _JUDGE_API_KEY_ENV (docs/TASKS.md, 'Judges per benchmark')"
 )
 
 
@@ -124,7 +124,7 @@ def _settings(metadata: dict, benchmark: str | None = None) -> dict:
     endpoint_from, endpoint = _first(places, ENDPOINT)
     if endpoint_from == "the task's YAML" and _first(places, ("judge_model",))[0] not in (None, endpoint_from):
         endpoint_from, endpoint = None, {}  # a YAML's endpoint goes with its model: another model, our endpoint
-    for key, (env, kind, default) in SETTINGS.items():
+    for key, (_env, kind, default) in SETTINGS.items():
         if key in ENDPOINT:
             where, raw = endpoint_from, endpoint.get(key)
         else:

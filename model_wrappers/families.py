@@ -44,7 +44,7 @@ PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, V
 _SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
 # model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
-# tiny model of the family's own classes (transformers 5.23); see the README's model-family table.
+# tiny model of the family's own classes (transformers 5.23); see the family table in docs/MODELS.md, "Model families".
 _NEMOTRON_OMNI = ("Nemotron-H Omni", "its Mamba layers' state cannot be reused for the options of multiple-choice scoring "
                   "(the generic path crashes there), its sound encoder is not padding-invariant for some clip lengths, "
                   "and the published checkpoint carries custom code (model_type NemotronH_Nano_Omni_Reasoning_V3); not "
@@ -94,7 +94,7 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
         name, why = REFUSED[model_type]
         raise UnsupportedFamily(
             f"hf-audio: {name} ({pretrained!r}, model_type {model_type}) is not supported yet: {why}; {_SERVE}, "
-            "or evaluate a supported family (see the README's model-family table)"
+            "or evaluate a supported family (see docs/MODELS.md, 'Model families')"
         )
 
 

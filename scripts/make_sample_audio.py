@@ -6,7 +6,7 @@ Writes
 * tasks/spoken_digits/audio/<word>.flac and tasks/spoken_digits/spoken_digits.jsonl
   (the plugin's own smoke-test tasks), and
 * examples/spoken_qa/audio/*.wav and examples/spoken_qa/spoken_qa.jsonl
-  (the README's "add a task as one YAML file" example).
+  (docs/TASKS.md's "Add a task as one YAML file" example).
 All clips are 16 kHz mono 16-bit; espeak-ng's voice, speed and pitch are fixed, so a
 re-run gives the same words (byte-identity also depends on the espeak-ng build).
 """

@@ -141,8 +141,8 @@ def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong
 
 @pytest.mark.slow
 def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
-    """The README's command: the paper's three benchmarks (their synthetic samples) with the offline cascade, in a
-    scratch folder with no endpoint; the per-benchmark table in the paper's layout, its numbers the conditions'
+    """docs/DIAGNOSTICS.md's command: the paper's three benchmarks (their synthetic samples) with the offline cascade,
+    in a scratch folder with no endpoint; the per-benchmark table in the paper's layout, its numbers the conditions'
     own results."""
     command = readme_block("diagnose").split()
     assert command == [".venv/bin/lm-eval-audio", "diagnose", "--model", "cascade", "--tasks",
