@@ -32,15 +32,21 @@ RANKS = {
 MAX_LOOSE_MODULES = 6
 
 
+def modules_in(prefix: str, folder: Path) -> dict[str, Path]:
+    """The modules under ``folder``, imported as ``prefix``.<their path> (a sample's data left out)."""
+    found = {}
+    for path in sorted(folder.rglob("*.py")):
+        rel = path.relative_to(folder).with_suffix("")
+        if "sample_data" in rel.parts:
+            continue
+        found.setdefault(".".join([prefix, *(p for p in rel.parts if p != "__init__")]), path)
+    return found
+
+
 def modules() -> dict[str, Path]:
     found = {}
     for prefix, folder in FOLDERS.items():
-        for path in folder.rglob("*.py"):
-            rel = path.relative_to(folder).with_suffix("")
-            parts = [p for p in rel.parts if p != "__init__"]
-            name = ".".join([prefix, *parts])
-            if "sample_data" in rel.parts:
-                continue
+        for name, path in modules_in(prefix, folder).items():
             found.setdefault(name, path)
     return found
 
@@ -78,20 +84,12 @@ def rank(module: str) -> tuple[int, str]:
     return RANKS[best], best
 
 
-@pytest.fixture(scope="module")
-def graph() -> dict[str, set[str]]:
-    found = modules()
+def import_graph(found: dict[str, Path]) -> dict[str, set[str]]:
     known = set(found)
     return {name: imports_of(path, name, known) for name, path in found.items()}
 
 
-def test_the_walk_sees_imports_inside_functions(graph):
-    # the registry imports lm_eval_audio.tasks inside our_folder()
-    assert "lm_eval_audio.tasks" in graph["lm_eval_audio.benchmarks.registry"]
-    assert "lm_eval_audio.harness.patches" in graph["lm_eval_audio.harness.startup"]
-
-
-def test_no_import_cycle(graph):
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     cycles, state = [], {}
 
     def visit(node, stack):
@@ -106,18 +104,61 @@ def test_no_import_cycle(graph):
     for node in sorted(graph):
         if node not in state:
             visit(node, [node])
+    return cycles
+
+
+def wrong_imports(graph: dict[str, set[str]], importers=None) -> list[str]:
+    """Each import of ``importers`` (all of the graph's modules by default) that points up or sideways."""
+    wrong = []
+    for importer in sorted(graph if importers is None else importers):
+        r_from, layer_from = rank(importer)
+        for target in sorted(graph[importer]):
+            r_to, layer_to = rank(target)
+            if r_to > r_from or (r_to == r_from and layer_to != layer_from):
+                wrong.append(f"{importer} (layer {layer_from}) imports {target} (layer {layer_to})")
+    return wrong
+
+
+def layout_problems(folder: Path, tasks_root: Path = REPO / "tasks") -> list[str]:
+    """What the layout tests find wrong with one benchmark folder (``tasks_root/<name>``, imported as
+    ``lm_eval_audio.tasks.<name>``) among the package's modules: an import of it that points up or sideways, a
+    cycle through it, a module of it with no layer."""
+    own = modules_in(f"lm_eval_audio.tasks.{folder.relative_to(tasks_root).as_posix().replace('/', '.')}", folder)
+    graph = import_graph({**modules(), **own})
+    problems = wrong_imports(graph, own)
+    problems += [" -> ".join(c) for c in import_cycles(graph) if set(c) & set(own)]
+    problems += [f"{name} has no layer" for name in own if rank(name)[0] != RANKS["lm_eval_audio.tasks.*"]]
+    return problems
+
+
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    return import_graph(modules())
+
+
+def test_the_walk_sees_imports_inside_functions(graph):
+    # the registry imports lm_eval_audio.tasks inside our_folder()
+    assert "lm_eval_audio.tasks" in graph["lm_eval_audio.benchmarks.registry"]
+    assert "lm_eval_audio.harness.patches" in graph["lm_eval_audio.harness.startup"]
+
+
+def test_no_import_cycle(graph):
+    cycles = import_cycles(graph)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
 def test_imports_point_down_the_layers(graph):
-    wrong = []
-    for importer, targets in graph.items():
-        r_from, layer_from = rank(importer)
-        for target in targets:
-            r_to, layer_to = rank(target)
-            if r_to > r_from or (r_to == r_from and layer_to != layer_from):
-                wrong.append(f"{importer} (layer {layer_from}) imports {target} (layer {layer_to})")
-    assert not wrong, "\n".join(sorted(wrong))
+    wrong = wrong_imports(graph)
+    assert not wrong, "\n".join(wrong)
+
+
+BENCHMARK_FOLDERS = sorted(p.parent for p in (REPO / "tasks").glob("*/benchmark.py"))
+
+
+@pytest.mark.parametrize("folder", BENCHMARK_FOLDERS, ids=lambda p: p.name)
+def test_each_benchmark_folder_is_a_layer_of_its_own(folder):
+    """What test_new_benchmark_folder.py checks of a folder copied under a new name, for each bundled one."""
+    assert not layout_problems(folder), "\n".join(layout_problems(folder))
 
 
 def test_every_module_has_a_layer_and_few_stay_loose():
@@ -134,3 +175,12 @@ def test_the_check_fails_on_an_upward_import(tmp_path):
     known = set(modules())
     (target,) = imports_of(bad, "lm_eval_audio.storage.bad", known)
     assert rank(target)[0] > rank("lm_eval_audio.storage.bad")[0]
+
+
+def test_the_folder_check_fails_on_a_benchmark_folder_importing_another(tmp_path):
+    folder = tmp_path / "tasks" / "elsewhere"
+    folder.mkdir(parents=True)
+    (folder / "utils.py").write_text("from lm_eval_audio.tasks.airbench import data\n")
+    assert layout_problems(folder, tmp_path / "tasks") == [
+        "lm_eval_audio.tasks.elsewhere.utils (layer lm_eval_audio.tasks.elsewhere) imports "
+        "lm_eval_audio.tasks.airbench.data (layer lm_eval_audio.tasks.airbench)"]
