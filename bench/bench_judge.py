@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 from lm_eval_audio.tasks.airbench import judges as airbench_judges
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.judges.judge_config import JudgeConfig
 
 ENDPOINTS = {  # --endpoint: the near-zero-CPU one by default; the tests' server for comparison with older figures
@@ -90,11 +90,12 @@ def _as_pairs(verdicts) -> list:
 
 def _run(items, base_url: str, cache: Path, concurrency: int, label: str) -> tuple[float, int, list]:
     config = JudgeConfig(model="bench-judge", base_url=base_url, cache_path=str(cache), concurrency=concurrency)
+    scoring = TaskScoring(label, judged=True)
     start = time.perf_counter()
-    verdicts = airbench_judges.judge_chat(items, config, label)
+    verdicts = airbench_judges.judge_chat(items, config, scoring)
     seconds = time.perf_counter() - start
     assert all(v is not None for v in verdicts), "a judge call failed"
-    return seconds, run_state.current().judge_summaries[label]["calls"], _as_pairs(verdicts)
+    return seconds, scoring.judge_summary["calls"], _as_pairs(verdicts)
 
 
 def _pool_against_ours(items, url: str, work: Path, concurrency: int, repeats: int) -> None:

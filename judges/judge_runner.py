@@ -36,18 +36,19 @@ def bounded_answer(text: str) -> str:
 
 def run(kind, task, config, items, requests_for, parse, desc, prompt_version):
     """Judge ``items`` once per run (several metrics read the same verdicts: ``task``, the task's
-    ``run_state.TaskScoring``, remembers them).
+    ``metrics.task_scoring.TaskScoring``, remembers them, and keeps the judge's log and summary).
 
     ``requests_for(item)`` lists ``(pass_name, messages, parse_or_None, reask)`` for an
     item (and a fifth element, the sample number, where several independent replies to the same messages are
     wanted), whose ``uniq_id`` names it in logs and request ids. Returns, per item, a dict
     from pass name to the engine's outcome (``.parsed`` is None when judging failed).
     """
-    return task.remembered(kind, items, lambda: _judge(kind, task.name, task.state, config, items, requests_for,
-                                                       parse, desc, prompt_version))
+    return task.remembered(kind, items, lambda: _judge(kind, task, config, items, requests_for, parse, desc,
+                                                       prompt_version))
 
 
-def _judge(kind, task: str, state, config, items, requests_for, parse, desc, prompt_version):
+def _judge(kind, scoring, config, items, requests_for, parse, desc, prompt_version):
+    task = scoring.name
     engine = JudgeEngine(config)
     requests, owners = [], []
     cut = 0
@@ -64,7 +65,7 @@ def _judge(kind, task: str, state, config, items, requests_for, parse, desc, pro
     for (index, pass_name), outcome in zip(owners, outcomes):
         verdicts[index][pass_name] = outcome
         item = items[index]
-        state.judge_records[task].append(
+        scoring.judge_records.append(
             {
                 "doc_id": item.get("doc_id"),
                 "uniq_id": item["uniq_id"],
@@ -83,7 +84,7 @@ def _judge(kind, task: str, state, config, items, requests_for, parse, desc, pro
     if cut:
         log.warning("judge [%s]: %d answer(s) longer than %d characters were cut to that length in the judge's "
                     "prompt (counted as answers_cut in the judge summary)", task, cut, MAX_ANSWER_CHARS)
-    state.judge_summaries[task] = _summary(task, kind, config, stats, failed, prompt_version, cut)
+    scoring.judge_summary = _summary(task, kind, config, stats, failed, prompt_version, cut)
     return verdicts
 
 

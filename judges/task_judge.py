@@ -33,7 +33,7 @@ def for_task(metadata: dict | None = None, task_name: str | None = None) -> Judg
 
 
 def for_aggregation(task) -> JudgeConfig:
-    """The judge of ``task`` (its ``run_state.TaskScoring``); raises naming the task if none is configured."""
+    """The judge of ``task`` (its ``metrics.task_scoring.TaskScoring``); raises naming the task if none is configured."""
     config = for_task(task.metadata, task.name)
     if config is None:
         raise JudgeConfigError(f"{task.name} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)

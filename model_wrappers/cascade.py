@@ -34,7 +34,7 @@ from lm_eval.api.model import LM, CacheHook
 from lm_eval_audio.audio import decoding
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
-from lm_eval_audio.storage import bundled_models, run_state
+from lm_eval_audio.storage import bundled_models
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import checkpoints, failed_requests
 from lm_eval_audio.endpoints import model_args
@@ -42,6 +42,7 @@ from lm_eval_audio.model_wrappers import transcription
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, count_markers, encode_chat_context
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, split_request
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 
 log = logging.getLogger("lm_eval.audio.cascade")
 
@@ -243,6 +244,8 @@ class CascadeLM(LM):
                 # The endpoint wrapper names its own arguments (model=, base_url=); here they are llm_*.
                 raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
         self.llm.progress_label = f"{WHO}: {self.llm_name} answers"  # the bars say which model runs
+        # One record of the run for the cascade and its LLM: the LLM's failed requests are the cascade's
+        self.notes = self.llm.notes = ModelNotes()
         # the tasks whose speech the recognizer does not transcribe (task -> languages), those named in the
         # warning, and the run they were found in
         self._outside, self._outside_said, self._outside_run = {}, set(), None
@@ -279,7 +282,7 @@ class CascadeLM(LM):
         and how it was asked; the tasks whose speech the recognizer does not transcribe, with their languages."""
         record = {"asr": self.transcriber.name, "asr_languages": self.transcriber.languages, "llm": self.llm_name,
                   **getattr(self.llm, "run_record", {})}
-        if self._outside and self._outside_run in (run_state.current(), run_state.finished()):
+        if self._outside and self._outside_run == self.notes.run:
             record["recognizer_outside_its_language"] = {task: sorted(langs) for task, langs in self._outside.items()}
         return record
 
@@ -327,13 +330,13 @@ class CascadeLM(LM):
                 continue  # the loader marked the clip missing: answered without the LLM, as hf-audio does
             errors = [undecodable[digests[id(ref)]] for ref in p.refs if digests[id(ref)] in undecodable]
             if errors:  # this clip only: counted and named, the run goes on
-                failed[p.index] = failed_requests.record(WHO, request, errors[0], kind)
+                failed[p.index] = failed_requests.record(self.notes, WHO, request, errors[0], kind)
                 continue
             context = p.context
             if p.refs:
                 self._note_language(request)
                 heard = [texts[digests[id(ref)]] for ref in p.refs]
-                run_state.current().transcripts.setdefault(request.task_name, {})[request.doc_id] = heard
+                self.notes.transcripts.setdefault(request.task_name, {})[request.doc_id] = heard
                 context = self._prompt(p.context, heard)
             elif p.audio_task:  # audio=none: the task's text alone, in the chat turns it has under audio=full
                 messages, add_generation_prompt = chat_messages(p.context)
@@ -353,16 +356,16 @@ class CascadeLM(LM):
         out = [failed.get(i) for i in range(len(requests))]
         for index, answer in zip(owners, answers):
             out[index] = answer
-        failed_requests.summarize(WHO, out, unavailable)
+        failed_requests.summarize(self.notes, WHO, out, unavailable)
         return out
 
     # --- the recognizer's languages ----------------------------------------------------
 
     def _found_outside(self) -> dict[str, dict[str, None]]:
         """The tasks (and their languages) of this run whose speech the recognizer does not transcribe: found anew
-        in each run (``run_state``), so a cascade evaluated twice records each run's own."""
-        if self._outside_run is not run_state.current():
-            self._outside, self._outside_said, self._outside_run = {}, set(), run_state.current()
+        in each run (``notes.run``), so a cascade evaluated twice records each run's own."""
+        if self._outside_run != self.notes.run:
+            self._outside, self._outside_said, self._outside_run = {}, set(), self.notes.run
         return self._outside
 
     def _note_language(self, request) -> None:
@@ -382,7 +385,7 @@ class CascadeLM(LM):
             return
         self._outside_said.update(unsaid)
         tasks = ", ".join(f"{task} ({', '.join(langs)})" for task, langs in sorted(unsaid.items()))
-        if not run_state.current().first_time(("cascade recognizer outside its language", self.transcriber.name)):
+        if not self.notes.first_time(("cascade recognizer outside its language", self.transcriber.name)):
             log.info("%s: %s also outside the recognizer's language (recorded in the results)", WHO, tasks)
             return
         asr = self.transcriber
@@ -421,7 +424,7 @@ class CascadeLM(LM):
                 if i == last_user:
                     values = {"{transcript}": transcript, "{question}": content.lstrip()}
                     # One pass, so a transcript that happens to contain "{question}" stays as it was said.
-                    content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)
+                    content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)  # noqa: B023 (called at once, inside this iteration)
             filled.append(dict(m, content=content))
         # Chat turns even for a plain-text context: a transcribed audio request is always asked in the LLM's chat
         # template, where text-only requests follow lm-eval's --apply_chat_template (the LLM decides by this).

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 
 log = logging.getLogger("lm_eval.audio")
 
@@ -86,29 +86,28 @@ def not_run(reason: str, kind: str):
     return FailedResponse(reason, not_run=True) if kind == "generate_until" else FailedScore(reason, not_run=True)
 
 
-def record(who: str, request, error: str, kind: str = "generate_until"):
-    """Note the failure under ``task/doc N`` (a list: a document's repeats may fail more than
+def record(notes: ModelNotes, who: str, request, error: str, kind: str = "generate_until"):
+    """Note the failure, in the wrapper's ``notes``, under ``task/doc N`` (a list: a document's repeats may fail more than
     once) and count it per task; the answer to give (by request ``kind``)."""
     task = getattr(request, "task_name", None) or "unknown_task"
-    state = run_state.current()
-    state.append("failed_requests", f"{task}{_DOC}{getattr(request, 'doc_id', None)}", f"{who}: {error}")
-    state.add("failed_request_counts", task, 1)
+    notes.append("failed_requests", f"{task}{_DOC}{getattr(request, 'doc_id', None)}", f"{who}: {error}")
+    notes.add("failed_request_counts", task, 1)
     answer = FailedResponse(error) if kind == "generate_until" else FailedScore(error)
     answer.item = (task, getattr(request, "doc_id", None))  # a multiple-choice item fails once per choice
     return answer
 
 
-def summarize(who: str, answers: list, unavailable: list[str] = ()) -> None:
+def summarize(notes: ModelNotes, who: str, answers: list, unavailable: list[str] = ()) -> None:
     """Warn of the failed answers, or stop when no request was answered (requests that
     ``--use_cache`` answered count as answered: the startup hook sets the call's full request
-    count as ``requests_in_call``, so a re-run whose remaining requests fail again still
+    count as the wrapper's ``notes.requests_in_call``, so a re-run whose remaining requests fail again still
     finishes). ``unavailable`` holds the loader's reason for each request not run because its
     clip was marked unavailable (answered empty, log-likelihood -inf, without the model)."""
     if unavailable:
         log.warning("%s: %d request(s) have clips the loader marked unavailable; not run (answered empty, "
                     "log-likelihood -inf); first: %s", who, len(unavailable), sorted(unavailable)[0])
     failed = [a for a in answers if counted_failure(a)]
-    if failed and len(failed) + len(unavailable) == max(len(answers), run_state.current().requests_in_call or 0):
+    if failed and len(failed) + len(unavailable) == max(len(answers), notes.requests_in_call or 0):
         raise EveryRequestFailed(
             f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
         )

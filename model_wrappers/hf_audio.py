@@ -35,6 +35,7 @@ from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
 from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, load_model
 from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
@@ -170,6 +171,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
     ) -> None:
         super().__init__()
         self.settings = settings = HFAudioSettings.read(received(locals()), type(self).__init__)
+        self.notes = ModelNotes()  # what this run of the model could not answer, and its traces' counts
 
         import torch
         from transformers import AutoProcessor
@@ -412,7 +414,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
                 results = iter(run(keep) if keep else [])
                 break
             except ClipFailed as e:  # rare: run the batch again without that row
-                failed[e.index] = failed_requests.record("hf-audio", self._requests[e.index], str(e.error), kind)
+                failed[e.index] = failed_requests.record(self.notes, "hf-audio", self._requests[e.index], str(e.error), kind)
                 keep = [item for item in keep if item.index != e.index]
         return [failed_requests.not_run(item.unavailable, kind) if item.unavailable is not None
                 else failed[item.index] if item.index in failed else next(results) for item in batch]
@@ -448,7 +450,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         decoded = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
         answers = [self.thinking.answer(text, r.text, settings.until, self._count_tokens)
                    for text, r in zip(decoded, rendered)]
-        self.thinking.count([getattr(self._requests[item.index], "task_name", None) for item in batch], answers)
+        self.thinking.count(self.notes, [getattr(self._requests[item.index], "task_name", None) for item in batch], answers)
         return answers
 
     def _count_tokens(self, text: str) -> int:
@@ -475,7 +477,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         return disable_tqdm or self._rank != 0
 
     def _report_audio_handling(self, answers: list) -> None:
-        failed_requests.summarize("hf-audio", answers, list(self._not_run.values()))
+        failed_requests.summarize(self.notes, "hf-audio", answers, list(self._not_run.values()))
         if self._long_clips["truncated"]:
             log.warning(
                 "hf-audio: %d clip(s) longer than %g s were truncated",

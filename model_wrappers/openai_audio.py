@@ -35,6 +35,7 @@ from lm_eval_audio.model_wrappers import failed_requests, reasoning
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.audio.markers import encode_chat_context, place_audio
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
@@ -142,6 +143,7 @@ class OpenAIAudioLM(LM):
     ) -> None:
         super().__init__()
         self.settings = settings = OpenAIAudioSettings.read(model_args.received(locals()), type(self).__init__)
+        self.notes = ModelNotes()  # what this run of the model could not answer, and its traces' counts
         self.model = settings.model
         self.urls = list(settings.urls)
         self.num_concurrent = settings.num_concurrent
@@ -220,7 +222,7 @@ class OpenAIAudioLM(LM):
         if not requests:
             return []
         answers = chat_api.run_coroutine(self._generate_all(requests, disable_tqdm))
-        failed_requests.summarize(WHO, answers, self._last_stats["unavailable"])
+        failed_requests.summarize(self.notes, WHO, answers, self._last_stats["unavailable"])
         return answers
 
     # --- the work ---------------------------------------------------------------------
@@ -288,12 +290,12 @@ class OpenAIAudioLM(LM):
                     return failed_requests.not_run(parts.unavailable, "generate_until")  # the loader counted it
                 async with gate:
                     if breaker.tripped:
-                        return failed_requests.record(WHO, request, breaker.why())
+                        return failed_requests.record(self.notes, WHO, request, breaker.why())
                     # Encoding inside the gate: only the requests in flight hold their audio.
                     try:
                         messages = await asyncio.to_thread(self._messages, parts)
                     except AudioError as e:  # this clip only: counted and named, the run goes on
-                        return failed_requests.record(WHO, request, str(e))
+                        return failed_requests.record(self.notes, WHO, request, str(e))
                     body, until = self._request(parts, messages)
                     try:
                         response = await chat_api.create_with_retries(
@@ -303,10 +305,10 @@ class OpenAIAudioLM(LM):
                     except Exception as e:  # after the retries: a counted failure, the run goes on
                         error = chat_api.describe_error(e, self.api_key_env)
                         breaker.failed(e, error)
-                        return failed_requests.record(WHO, request, error)
+                        return failed_requests.record(self.notes, WHO, request, error)
                     breaker.succeeded()
                 text = self.thinking.answer_of_reply(response, until)
-                self.thinking.count([getattr(request, "task_name", None)], [text])
+                self.thinking.count(self.notes, [getattr(request, "task_name", None)], [text])
                 # Into lm-eval's --use_cache database now, not when every request is done: a run
                 # killed midway keeps what it was answered.
                 self.cache_hook.add_partial("generate_until", request.args, text)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio")
 
@@ -169,13 +168,13 @@ class Thinking:
         # (the content after a parsed-out trace keeps the newlines that followed </think>: dropped, as in answer())
         return with_trace(cut_at_stops(content.lstrip(), until), trace, finished, tokens)
 
-    def count(self, tasks: list[str | None], answers: list) -> None:
-        """Each answer counted under its task (:func:`count`)."""
+    def count(self, notes, tasks: list[str | None], answers: list) -> None:
+        """Each answer counted under its task, in the wrapper's ``notes`` (:func:`count`)."""
         by_task: dict[str, list] = {}
         for task, answer in zip(tasks, answers):
             by_task.setdefault(task or "unknown_task", []).append(answer)
         for task, group in by_task.items():
-            count(task, group, thinks=self.markers is not None)
+            count(notes, task, group, thinks=self.markers is not None)
 
     def record(self) -> dict | None:
         """What the results JSON says of the trace handling (``lm_eval_audio_model.reasoning_trace``)."""
@@ -189,15 +188,14 @@ class Thinking:
                 "budget": self.budget, "budget_from": self.budget_from or "none documented: the task's max_gen_toks"}
 
 
-def count(task: str, answers: list, thinks: bool = False) -> None:
+def count(notes, task: str, answers: list, thinks: bool = False) -> None:
     """Note, for ``task``, the answers, those with a trace, the traces' length and the unfinished ones (into the
     results' ``lm_eval_audio_data.reasoning_traces``), and warn of unfinished traces once per task. Answers of a
     model that does not think are noted only where one had a trace."""
     traced = [a for a in answers if isinstance(a, Reasoned)]
     if not traced and not thinks:
         return
-    state = run_state.current()
-    entry = state.data_notes.setdefault("reasoning_traces", {}).setdefault(
+    entry = notes.data_notes.setdefault("reasoning_traces", {}).setdefault(
         task, {"answers": 0, "traces": 0, "unfinished": 0, "trace_chars": 0, "trace_tokens": 0,
                "answers_with_token_count": 0})
     entry["answers"] += len(answers)
@@ -211,7 +209,7 @@ def count(task: str, answers: list, thinks: bool = False) -> None:
     entry["mean_trace_chars"] = round(entry["trace_chars"] / entry["traces"], 1) if entry["traces"] else 0.0
     if entry["answers_with_token_count"]:
         entry["mean_trace_tokens"] = round(entry["trace_tokens"] / entry["answers_with_token_count"], 1)
-    if unfinished and state.first_time(("unfinished_traces", task)):
+    if unfinished and notes.first_time(("unfinished_traces", task)):
         log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, scored "
                     "as the task scores an empty answer (counted as unfinished under "
                     "lm_eval_audio_data.reasoning_traces); raise thinking_budget= in --model_args (or --gen_kwargs "

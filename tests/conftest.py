@@ -158,19 +158,23 @@ def _lm_eval_task_index_built_once():
     TaskIndex.build = original
 
 
+DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+
+
 def readme_block(name: str) -> str:
-    """The commands of the README's ``<!-- name -->`` bash block, as a user copies them."""
+    """The commands of the ``<!-- name -->`` bash block of README.md or a docs/*.md guide (one of them holds
+    it), as a user copies them."""
     import re
 
-    text = (REPO / "README.md").read_text()
-    block = re.search(rf"<!-- {name} -->\s*```bash\n(.*?)```\s*<!-- /{name} -->", text, re.S)
-    assert block, f"README lost its {name} block"
-    return block.group(1)
+    pattern = rf"<!-- {name} -->\s*```bash\n(.*?)```\s*<!-- /{name} -->"
+    blocks = [block.group(1) for path in DOCUMENTS for block in re.finditer(pattern, path.read_text(), re.S)]
+    assert len(blocks) == 1, f"README.md and docs/*.md hold {len(blocks)} {name} blocks, not one"
+    return blocks[0]
 
 
 def run_readme_block(name: str, folder: Path, timeout: int = 1500) -> subprocess.CompletedProcess:
-    """Run a README block in ``folder`` (linked to the venv, the tasks and the examples) as a new
-    user would: offline, no judge endpoint, fresh judge and transcript caches."""
+    """Run a block of README.md or docs/ (:func:`readme_block`) in ``folder`` (linked to the venv, the tasks and the
+    examples) as a new user would: offline, no judge endpoint, fresh judge and transcript caches."""
     for link in (".venv", "tasks", "examples", "tests"):
         if not (folder / link).exists():
             (folder / link).symlink_to(BIN.parent if link == ".venv" else REPO / link)
@@ -211,12 +215,12 @@ def results_json(output_path: Path) -> dict:
     return json.loads(found[-1].read_text())
 
 
-def task_scoring(name: str = "test_task", metadata: dict | None = None):
+def task_scoring(name: str = "test_task", metadata: dict | None = None, judged: bool = False):
     """What our tasks hand their ``process_results`` and aggregation functions (``harness.task_building``): the
-    task's ``TaskScoring`` in the current run state."""
-    from lm_eval_audio.storage import run_state
+    task's ``TaskScoring`` for one run (``judged``: whether the run has a judge)."""
+    from lm_eval_audio.metrics.task_scoring import TaskScoring
 
-    return run_state.TaskScoring(name, dict(metadata or {}), run_state.current())
+    return TaskScoring(name, dict(metadata or {}), judged=judged)
 
 
 def write_snapshot(root: Path, foundation: list[dict] = (), chat: list[dict] = (), skip_files=()) -> Path:

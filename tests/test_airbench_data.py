@@ -8,7 +8,6 @@ import pytest
 from conftest import foundation_item, task_scoring, write_snapshot
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.storage import run_state
 from lm_eval_audio.tasks.airbench import data as airbench
 
 
@@ -145,7 +144,6 @@ def test_format_followed_and_the_rules_parse_rate_differ_per_item(tmp_path, monk
     from lm_eval_audio.tasks.airbench import utils
 
     (doc,) = _load(write_snapshot(tmp_path, [foundation_item(1, "Music_AQA", answer="no")]), ["Music_AQA"])
-    run_state.current().judge_configured = False
     scores = utils.process_foundation(doc, ["Definitely B."], task_scoring())
     assert (scores["format_followed"], scores["exact_match_rule_parsed"], scores["exact_match"]) == (0.0, 1.0, 0.0)
 
@@ -159,7 +157,6 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
     root = write_snapshot(tmp_path, items)
     (root / "Foundation" / "Music_AQA_ds" / "clip_2.wav").unlink()
     ok, missing = _load(root, ["Music_AQA"])
-    run_state.current().judge_configured = False
     folder = "Music_AQA_ds"  # score_foundation.py's task_id: <task_name>_<dataset_name>
     assert utils.process_foundation(ok, ["B. no"], task_scoring()) == {
         "exact_match": 1.0, "format_followed": 1.0, "exact_match_rule_parsed": 1.0,
@@ -170,5 +167,4 @@ def test_per_item_scores_of_both_routes(tmp_path, monkeypatch):
         "exact_match": 0.0, "format_followed": 0.0, "exact_match_rule_parsed": 0.0,
         "exact_match_official": {"doc_id": missing["doc_id"], "folder": folder, "score": None}, "audio_missing": 1.0,
     }
-    run_state.current().judge_configured = True
-    assert "gpt_align" in utils.process_foundation(ok, ["B"], task_scoring())  # with a judge, the item goes to it
+    assert "gpt_align" in utils.process_foundation(ok, ["B"], task_scoring(judged=True))  # with a judge, the item goes to it

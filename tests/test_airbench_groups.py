@@ -154,8 +154,8 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     with ScriptedJudge(reply=reply) as judge:
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         tasks, groups = _load(["airbench_foundation_music_aqa"], root)
-        run_state.current().judge_configured = True
         (name, task), = tasks.items()
+        task.start_scoring(True, set())  # as the run's evaluate does, once its preflight found a judge
         raw = {name: defaultdict(list)}
         for doc in task.test_docs():
             for metric, value in task.process_results(doc, [answers[int(doc["uniq_id"])]]).items():
@@ -165,7 +165,7 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     assert metrics["gpt_align_official,none"] == pytest.approx(3 / 4)
     assert metrics["exact_match_official,none"] == pytest.approx(3 / 4)  # "unsure" has no letter for the rule either
     assert metrics["gpt_align_judge_failures,none"] == 2
-    folders = run_state.current().data_notes["airbench_folder_accuracy"][name]
+    folders = task.scoring().notes["airbench_folder_accuracy"][name]
     assert folders["gpt_align"] == {"Music_AQA_ds1": {"items": 3, "scored": 3, "accuracy": pytest.approx(2 / 3)},
                                     "Music_AQA_ds2": {"items": 3, "scored": 3, "accuracy": pytest.approx(1 / 3)}}
     for official in ("gpt_align_official", "exact_match_official"):

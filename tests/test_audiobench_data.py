@@ -43,17 +43,11 @@ def test_published_layouts_load_in_row_order_and_decode_without_torchcodec(tmp_p
 
 
 def test_sweep_leaves_datasets_with_their_own_instructions_alone(tmp_path):
-    from lm_eval_audio.storage import run_state
-
     write_audiobench(tmp_path, "clotho_aqa_test", _rows(2))
     docs = _load(tmp_path, "clotho_aqa_test", prompt_mode="sweep")
     assert [d["template_id"] for d in docs] == [-1, -1]  # one document per item, its own instruction
-    run_state.current().judge_configured = True
-    try:
-        assert set(utils.process_judged(docs[0], ["x"], task_scoring())) == {"judge_score", "judge_failures",
-                                                                             "audio_missing"}
-    finally:
-        run_state.current().judge_configured = False
+    assert set(utils.process_judged(docs[0], ["x"], task_scoring(judged=True))) == {"judge_score", "judge_failures",
+                                                                                    "audio_missing"}
 
 
 def test_a_cells_digest_is_its_content_and_is_hashed_once_for_all_its_chunks(tmp_path, monkeypatch):

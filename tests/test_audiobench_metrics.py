@@ -80,12 +80,10 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
     ]
     # r1: joined "the quick brown fox jumps over the lazy dog ninety" -> 1 insertion over 9 words; r2: 0 of 1
     assert utils.wer(items, task_scoring()) == pytest.approx(1 / 10)
-    from lm_eval_audio.storage import run_state
-
-    run_state.reset()
     # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
-    assert utils.wer([items[0], items[1], items[3]], task_scoring("audiobench_earnings21_test")) == 0.0
-    assert run_state.finish().data_notes["audiobench_incomplete_recordings"] == {
+    task = task_scoring("audiobench_earnings21_test")
+    assert utils.wer([items[0], items[1], items[3]], task) == 0.0
+    assert task.notes["audiobench_incomplete_recordings"] == {
         "audiobench_earnings21_test": ["r1 (chunks [0, 2] of 3)"]}
 
 
@@ -104,15 +102,12 @@ def test_sweep_statistics_across_templates():
     assert utils.wer_template_std(items, task_scoring()) == pytest.approx(math.sqrt(sum((r - mu) ** 2 for r in rates) / 3))
     # a template whose every item the judge failed has no score: left out of the spread, and named
     from lm_eval_audio.tasks.audiobench import scoring as audiobench_scoring
-    from lm_eval_audio.storage import run_state
-
-    run_state.reset()
     ratings = [(0, 80.0), (0, 60.0), (1, None), (2, 20.0)]
     mean, low, high, std = audiobench_scoring.spread("judge_score", lambda items, task: ratings,
                                                      audiobench_scoring.combine_mean)
     task = task_scoring("audiobench_clotho_aqa_test")
     assert (mean([], task), low([], task), high([], task), std([], task)) == (45.0, 20.0, 70.0, 25.0)
-    assert run_state.finish().data_notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
+    assert task.notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
     captions = [{"doc_id": t, "reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]

@@ -8,7 +8,7 @@ import pytest
 from conftest import stand_in_hub
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.storage.run_state import RunState, TaskScoring
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.tasks.bigbench_audio import data, judges, scoring
 
 
@@ -49,13 +49,13 @@ def test_judged_accuracy_with_the_question_transcribed_for_the_judge(tmp_path, m
     with ScriptedJudge(reply=reply) as judge:
         metadata = {"judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "j.sqlite"),
                     "judge_model_default": "claude-3-5-sonnet-20241022", "judge_max_parse_attempts": 1}
-        task = TaskScoring("bigbench_audio_sample_navigate", metadata, RunState(judge_configured=True))
+        task = TaskScoring("bigbench_audio_sample_navigate", metadata, judged=True)
         docs = data.load_docs(["navigate"], {}, True, notes=DataNotes())
         items = [scoring.process_results(d, ["I think so."], task)["judge_acc"] for d in docs]
         assert scoring.judge_acc(items, task) == 1.0  # the one readable verdict
         assert scoring.judge_failures(items, task) == 1
     assert any("START QUESTION" in p and "steps forward" in p.split("START QUESTION")[1].lower() for p in prompts)
-    assert task.state.data_notes["bigbench_audio_question_asr"]["bigbench_audio_sample_navigate"].startswith(
+    assert task.notes["bigbench_audio_question_asr"]["bigbench_audio_sample_navigate"].startswith(
         "faster-whisper:")
 
 

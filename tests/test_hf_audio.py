@@ -11,7 +11,6 @@ from conftest import gen_request as gen
 from conftest import ll_request as ll
 from lm_eval.api.instance import Instance
 
-from lm_eval_audio.storage import run_state
 from lm_eval_audio.model_wrappers.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
@@ -148,15 +147,15 @@ def test_marker_count_mismatch_names_the_problem(qwen, clips):
 def test_missing_audio_file_is_named(qwen, clips, tmp_path):
     """A clip that cannot be read fails its own request, named; a call with nothing answered stops."""
     missing = str(tmp_path / "nope.wav")
-    run_state.reset()
+    qwen.notes.start_run()
     answers = qwen.generate_until([gen("<audio>What?", [clips[0]]), gen("<audio>What?", [missing])])
     assert answers[0] == qwen.generate_until([gen("<audio>What?", [clips[0]])])[0]
     assert isinstance(answers[1], FailedResponse) and answers[1] == "" and "nope.wav" in answers[1].error
-    (errors,) = run_state.finish().data_notes["failed_requests"].values()
+    (errors,) = qwen.notes.data_notes["failed_requests"].values()
     assert len(errors) == 1 and "nope.wav" in errors[0]
     with pytest.raises(EveryRequestFailed, match="every request failed.*nope.wav"):
         qwen.generate_until([gen("<audio>What?", [missing])])
-    run_state.reset()
+    qwen.notes.start_run()
 
 
 def test_a_use_cache_rerun_whose_remaining_requests_all_fail_still_finishes(qwen, clips, tmp_path):
@@ -167,14 +166,14 @@ def test_a_use_cache_rerun_whose_remaining_requests_all_fail_still_finishes(qwen
     corrupt = tmp_path / "corrupt.wav"  # it exists, so the cache key can hash it; it does not decode
     corrupt.write_bytes(b"RIFF" + bytes(range(256)) * 8)
     requests = [gen("<audio>What?", [clips[1]]), gen("<audio>What?", [str(corrupt)])]
-    run_state.reset()
+    qwen.notes.start_run()
     first = CachingLM(qwen, str(tmp_path / "cache.db")).generate_until(requests)
     second = CachingLM(qwen, str(tmp_path / "cache.db")).generate_until(requests)
     assert second[0] == first[0] and isinstance(second[1], FailedResponse)
-    assert len(run_state.finish().data_notes["failed_requests"]["unknown_task/doc None"]) == 2  # once per run
+    assert len(qwen.notes.data_notes["failed_requests"]["unknown_task/doc None"]) == 2  # once per run
     with pytest.raises(EveryRequestFailed, match="corrupt.wav"):  # nothing cached, nothing answered
         CachingLM(qwen, str(tmp_path / "other.db")).generate_until(requests[1:])
-    run_state.reset()
+    qwen.notes.start_run()
     qwen.set_cache_hook(CacheHook(None))  # the shared model leaves the cache as it came
 
 

@@ -15,7 +15,7 @@ import re
 import pytest
 from conftest import task_scoring
 
-from lm_eval_audio.storage import run_state
+
 
 from lm_eval_audio.tasks.mmau_pro import instructions as rules
 from lm_eval_audio.metrics.choice_matching import (
@@ -208,8 +208,6 @@ def test_instruction_rows_the_official_script_reads_otherwise(caplog):
     an error: the item counts as failed and is named. A row without task_identifier matches no check: failed."""
     from lm_eval_audio.tasks.mmau_pro import scoring
 
-    run_state.reset()
-
     def doc(i, identifier, kwargs):
         return {"doc_id": i, "uniq_id": f"i{i}", "task_identifier": identifier, "kwargs": json.dumps(kwargs),
                 "question": "q", "audio_problem": ""}
@@ -225,7 +223,7 @@ def test_instruction_rows_the_official_script_reads_otherwise(caplog):
     task = task_scoring("mmau_pro_instruction_following")
     with caplog.at_level(logging.WARNING):
         assert scoring.instructions_followed([r["instructions_followed"] for r in results], task) == 0.2
-    noted = run_state.current().data_notes["instruction_checks_the_script_cannot_run"]
+    noted = task.notes["instruction_checks_the_script_cannot_run"]
     assert set(noted) == {"mmau_pro_instruction_following/i1", "mmau_pro_instruction_following/i2"}
     assert noted["mmau_pro_instruction_following/i1"].startswith("Number Words (range): TypeError")
     assert "2 instruction item(s) have a null kwargs field" in caplog.text and "id i2 (Keyword Frequency" in caplog.text
@@ -287,7 +285,6 @@ def test_both_scorings_of_one_run(tmp_path):
     from scripted_judge import ScriptedJudge
 
     from lm_eval_audio.judges import choice_scoring
-    from lm_eval_audio.storage import run_state
 
     choices = ["one", "two", "three", "four"]
     replies = {"Q2?": "Selected: B\nJudgment: incorrect",  # the letter decides: B is the answer "two"
@@ -295,14 +292,12 @@ def test_both_scorings_of_one_run(tmp_path):
                "Q4?": "I am not sure"}  # no format, twice: a judge failure, counted wrong
     responses = ["B", "The answer is C", "It is the second", "I think it is two or three", "hmm", "", "anything"]
     docs = [_doc(i, choices, "two") for i in range(6)] + [_doc(6, choices, "two", problem="missing audio file: x")]
-    state = run_state.reset()
-    state.judge_configured = True
-    results = [choice_scoring.process_mcq(d, [r], task_scoring()) for d, r in zip(docs, responses)]
+    results = [choice_scoring.process_mcq(d, [r], task_scoring(judged=True)) for d, r in zip(docs, responses)]
     assert [r["pattern_read"] for r in results] == [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [r["pattern_acc"] for r in results] == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert [r["glitters_judge_calls"] for r in results] == [0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0]
     # naming two choices is wrong by the official rule; "B" alone is no answer to it
-    assert choice_scoring.official_acc([r["official_acc"] for r in results], task_scoring()) == 0.0
+    assert choice_scoring.official_acc([r["official_acc"] for r in results], task_scoring(judged=True)) == 0.0
 
     def reply(prompt):
         if "Question: " not in prompt:  # the re-ask after a reply in no format (Q4's)
@@ -313,16 +308,16 @@ def test_both_scorings_of_one_run(tmp_path):
     with ScriptedJudge(reply=reply, models=("judge-model",)) as server:
         task = task_scoring("mmau_sample_sound", {"judge_base_url": server.base_url, "judge_model": "judge-model",
                                                   "judge_cache": str(tmp_path / "cache.sqlite"),
-                                                  "judge_max_parse_attempts": 2})
+                                                  "judge_max_parse_attempts": 2}, judged=True)
         items = [r["glitters_acc"] for r in results]
         assert choice_scoring.glitters_acc(items, task) == pytest.approx(3 / 7)  # docs 0, 2, 3
         assert choice_scoring.glitters_judge_failures(items, task) == 1
         asked = sorted(r["messages"][0]["content"].split("Question: ")[1].split("\n")[0]
-                       for r in state.judge_records["mmau_sample_sound"])
+                       for r in task.judge_records)
         assert asked == ["Q2?", "Q3?", "Q4?"]  # only what the patterns could not read, and not the empty answer
-    assert state.item_scores["mmau_sample_sound"]["glitters_acc"] == {0: 1.0, 1: 0.0, 2: 1.0, 3: 1.0, 4: 0.0,
+    assert task.item_scores["glitters_acc"] == {0: 1.0, 1: 0.0, 2: 1.0, 3: 1.0, 4: 0.0,
                                                                       5: 0.0, 6: 0.0}
-    breakdown = state.data_notes["official_breakdown"]["mmau_sample_sound"]["glitters_acc"]
+    breakdown = task.notes["official_breakdown"]["mmau_sample_sound"]["glitters_acc"]
     assert breakdown["sub_category"] == {"Other": {"items": 4, "accuracy": 0.5}, "Counting": {"items": 3,
                                                                                               "accuracy": 1 / 3}}
 
@@ -336,10 +331,7 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
 
     from lm_eval_audio.tasks.mmau_pro import scoring
     from lm_eval_audio.tasks.mmau_pro import embedding_match
-    from lm_eval_audio.storage import run_state
 
-    state = run_state.reset()
-    state.judge_configured = True
     closed = [_doc(0, ["dog bark", "cat meow"], "dog bark"), _doc(1, ["dog bark", "cat meow"], "cat meow"),
               _doc(2, ["dog bark", "cat meow"], "dog bark", problem="missing audio file: x")]
     for d in closed:
@@ -347,8 +339,9 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
     words = ["dog", "bark", "cat", "meow"]
     monkeypatch.setattr(embedding_match, "load_encoder", lambda name, device, local: lambda texts: torch.tensor(
         [[float(w in t) for w in words] for t in texts]))
-    results = [scoring.process_closed(d, [r], task_scoring()) for d, r in zip(closed, ["a dog", "a dog barks", ""])]
-    task = task_scoring("mmau_pro_sound")
+    results = [scoring.process_closed(d, [r], task_scoring(judged=True))
+               for d, r in zip(closed, ["a dog", "a dog barks", ""])]
+    task = task_scoring("mmau_pro_sound", judged=True)
     assert scoring.closed_official_acc([r["official_acc"] for r in results], task) == pytest.approx(1 / 3)
     assert scoring.closed_performance([r["performance_score"] for r in results], task) == pytest.approx(1 / 3)
 
@@ -357,8 +350,9 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
 
     monkeypatch.setattr(embedding_match, "load_encoder", unavailable)
     # (matches are kept for the task's run; another task meets the absent model)
-    assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], task_scoring("mmau_pro_music")))
-    assert "cannot be loaded here" in state.data_notes["unscored_metrics"]["mmau_pro_music/official_acc"]
+    music = task_scoring("mmau_pro_music", judged=True)
+    assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], music))
+    assert "cannot be loaded here" in music.notes["unscored_metrics"]["mmau_pro_music/official_acc"]
 
     opened = [{"doc_id": i, "uniq_id": f"o{i}", "question": f"Open{i}?", "answer": "ref", "audio_problem": p}
               for i, p in enumerate(["", "", "", "missing audio file: y"])]
@@ -369,18 +363,19 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
         asked = [q for q in replies if f"Question: {q}" in prompt]
         return replies[asked[0]] if asked else "no scores here"
 
-    results = [scoring.process_open(d, ["an answer"], task_scoring()) for d in opened]
+    results = [scoring.process_open(d, ["an answer"], task_scoring(judged=True)) for d in opened]
     with ScriptedJudge(reply=reply, models=("judge-model",)) as server:
         task = task_scoring("mmau_pro_open", {"judge_base_url": server.base_url, "judge_model": "judge-model",
-                                              "judge_cache": str(tmp_path / "c.sqlite"), "judge_max_parse_attempts": 1})
+                                              "judge_cache": str(tmp_path / "c.sqlite"), "judge_max_parse_attempts": 1},
+                            judged=True)
         items = [r["performance_score"] for r in results]
         # Open1's OVERALL of exactly 3 becomes its criteria's mean, 2.0; Open2 is a judge failure, Open3 has no clip
         assert scoring.judge_overall(items, task) == pytest.approx((4.5 + 2.0) / 2)
         assert scoring.open_performance(items, task) == pytest.approx((4.5 + 2.0) / 2 / 5)
         assert scoring.good_response_rate(items, task) == 0.5 and scoring.poor_response_rate(items, task) == 0.5
         assert scoring.judge_failures(items, task) == 1
-        assert len(state.judge_records["mmau_pro_open"]) == 3  # judged once for the five metrics above
-        system = state.judge_records["mmau_pro_open"][0]["messages"][0]
+        assert len(task.judge_records) == 3  # judged once for the five metrics above
+        system = task.judge_records[0]["messages"][0]
         assert system == {"role": "system", "content": "You are a helpful and objective evaluator."}
 
     monkeypatch.setattr(nltk.tokenize, "sent_tokenize", lambda text, language="english": (_ for _ in ()).throw(

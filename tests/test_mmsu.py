@@ -10,7 +10,7 @@ import pytest
 from conftest import results_json, run_cli
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.storage.run_state import RunState, TaskScoring
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.tasks.mmsu import data, scoring
 
 LEFT_OUT = scoring.LEFT_OUT
@@ -55,11 +55,11 @@ def test_official_acc_leaves_out_what_the_script_cannot_read_and_acc_all_items_d
     docs = _docs({"category": "Reasoning"})
     answers = {"intent_detection": "B", "homophone_based_reasoning": "I think A", "sarcasm_detection": "A"}
     outs = [scoring.process_results(d, [answers[d["task_name"]]]) for d in docs]
-    task = TaskScoring("mmsu_sample_reasoning", {}, RunState())
+    task = TaskScoring("mmsu_sample_reasoning", {})
     assert scoring.official_acc([o["official_acc"] for o in outs], task) == 0.5  # 1 of the 2 counted
     assert sum(o["acc_all_items"] for o in outs) / len(outs) == pytest.approx(1 / 3)
     assert [o["left_out_rate"] for o in outs] == [0.0, 1.0, 0.0]
-    breakdown = task.state.data_notes["official_breakdown"]["mmsu_sample_reasoning"]["official_acc"]
+    breakdown = task.notes["official_breakdown"]["mmsu_sample_reasoning"]["official_acc"]
     assert breakdown["category_sub_category"]["Reasoning / Linguistics"] == {"items": 1, "accuracy": 1.0}
     assert breakdown["leaderboard_column"]["Paralinguistics (Rea.)"] == {"items": 1, "accuracy": 0.0}
     assert set(breakdown["task_name"]) == {"intent_detection", "sarcasm_detection"}

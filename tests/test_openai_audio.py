@@ -16,7 +16,6 @@ from scripted_judge import SERVED_MODELS, ScriptedJudge, audio_parts, prompt_tex
 
 from conftest import REPO, results_json, run_cli, tone
 from lm_eval_audio.endpoints import chat_api
-from lm_eval_audio.storage import run_state
 from lm_eval_audio.model_wrappers.failed_requests import EveryRequestFailed, FailedResponse
 from lm_eval_audio.model_wrappers.openai_audio import OpenAIAudioLM
 
@@ -123,7 +122,6 @@ def test_429_5xx_timeouts_and_200s_that_are_not_completions_are_retried(clips):
 
 
 def test_a_request_that_fails_for_good_is_recorded_and_the_run_goes_on(clips):
-    run_state.reset()
     poison = lambda body: (500, {}) if "poison" in prompt_text(body) else None  # noqa: E731
     with ScriptedJudge(models=MODELS, fault_for=poison, reply=lambda prompt: "fine") as server:
         lm = _lm(server, max_retries=2)
@@ -133,23 +131,23 @@ def test_a_request_that_fails_for_good_is_recorded_and_the_run_goes_on(clips):
         assert answers[0] == answers[2] == "fine"
         assert isinstance(answers[1], FailedResponse) and answers[1] == "" and "HTTP 500" in answers[1].error
         assert len([b for b in server.requests if "poison" in json.dumps(b)]) == 3  # 1 call + 2 retries
-        notes = run_state.finish().data_notes
+        notes = lm.notes.data_notes
         assert list(notes["failed_requests"]) == ["airbench_x/doc 7"]
         # Nothing answered at all is an error, not a run of empty answers.
         with pytest.raises(EveryRequestFailed, match="every request failed"):
             lm.generate_until([_request("poison", [clips[1]])])
-    run_state.reset()
 
 
 def test_refusals_of_one_request_do_not_trip_the_breaker(clips):
     too_long = lambda body: (400, {}, "audio too long") if "long" in prompt_text(body) else None  # noqa: E731
     with ScriptedJudge(models=MODELS, fault_for=too_long) as server:
-        answers = _lm(server, num_concurrent=1, max_retries=0).generate_until(
+        lm = _lm(server, num_concurrent=1, max_retries=0)
+        answers = lm.generate_until(
             [_request(f"long {i}", [clips[0]], doc_id=i) for i in range(12)] + [_request("short", [clips[1]])],
             disable_tqdm=True)
     assert len(server.requests) == 13 and answers[-1] == "A"  # every request was sent
     assert all("HTTP 400" in a.error for a in answers[:12])
-    assert run_state.finish().data_notes["failed_request_counts"] == {"t": 12}
+    assert lm.notes.data_notes["failed_request_counts"] == {"t": 12}
 
 
 def test_several_servers_share_the_requests_round_robin(clips):
@@ -202,7 +200,7 @@ def test_the_key_is_sent_from_the_environment_and_never_logged(monkeypatch, clip
         answers = lm.generate_until([_request("ok", [clips[0]]), _request("poison", [clips[1]])])
     assert server.authorization == {f"Bearer {key}"}
     assert key not in answers[1].error and "bad key ***" in answers[1].error
-    assert key not in json.dumps(run_state.finish().data_notes) and key not in caplog.text
+    assert key not in json.dumps(lm.notes.data_notes) and key not in caplog.text
     with pytest.raises(chat_api.EndpointError, match="carries credentials") as refused:
         OpenAIAudioLM(model="m", base_url="http://user:s3cret@127.0.0.1:1/v1")
     assert "s3cret" not in str(refused.value)
@@ -228,7 +226,7 @@ def test_the_breaker_stops_sending_after_failures_in_a_row(clips):
             lm.generate_until([_request(f"q{i}", [clips[0]]) for i in range(15)], disable_tqdm=True)
     assert len(server.requests) == 10  # then "not sent"
     assert "HTTP 500" in str(failed.value)
-    notes = run_state.finish().data_notes
+    notes = lm.notes.data_notes
     (errors,) = notes["failed_requests"].values()  # all of doc 0
     assert len(errors) == 15 and sum("not sent: the endpoint failed 10 requests in a row" in e for e in errors) == 5
     assert notes["failed_request_counts"] == {"t": 15}
@@ -293,7 +291,6 @@ def test_a_thinking_servers_trace_stays_out_of_the_answer(wav_file):
     after the trace) and at least the budget in max_tokens."""
     replies = iter([{"content": "\n\nDog\nmore", "reasoning_content": "It barks."},
                     {"content": None, "reasoning": "It barks, so", "finish_reason": "length"}])
-    state = run_state.reset()
     with ScriptedJudge(models=MODELS, reply=lambda prompt: next(replies)) as server:
         lm = _lm(server, thinking_budget=64, num_concurrent=1)
         answers = lm.generate_until([_request("<audio>Which animal?", [str(wav_file)], {"until": ["\n"],
@@ -302,5 +299,5 @@ def test_a_thinking_servers_trace_stays_out_of_the_answer(wav_file):
     assert [str(a) for a in answers] == ["Dog", ""]
     assert answers[0].reasoning == "It barks." and not answers[1].finished
     assert all("stop" not in body and body["max_tokens"] == 64 for body in server.requests)
-    assert state.data_notes["reasoning_traces"]["t"]["unfinished"] == 1
+    assert lm.notes.data_notes["reasoning_traces"]["t"]["unfinished"] == 1
     assert lm.run_record["reasoning_trace"]["budget_from"].startswith("thinking_budget= in --model_args")

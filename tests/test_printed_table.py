@@ -74,17 +74,17 @@ def test_each_number_says_its_scale_where_it_is_no_fraction_of_one():
 
 
 def test_every_nan_in_the_table_has_its_reason_under_it():
-    from lm_eval_audio.storage import run_state
+    from lm_eval_audio.harness.run_patches import RunResults
+    from lm_eval_audio.metrics.task_scoring import TaskScoring
 
-    state = run_state.current()
-    state.null_reasons["voicebench_sample_commoneval"] = {"leaderboard_score": "no judge is configured: set X"}
-    run_state.finish()
-    results = {"results": {
+    commoneval = TaskScoring("voicebench_sample_commoneval")
+    commoneval.not_a_number("leaderboard_score", "no judge is configured: set X", said=True)
+    results = RunResults({"results": {
         "voicebench_sample": {"alias": "voicebench_sample", "leaderboard_score,none": float("nan")},
         "voicebench_sample_commoneval": {"alias": " - commoneval", "leaderboard_score,none": float("nan")},
         "mmsu_sample": {"alias": "mmsu_sample", "official_acc,none": float("nan")},
     }, "group_subtasks": {"voicebench_sample": ["voicebench_sample_commoneval"]},
-        "versions": {}, "n-shot": {}, "higher_is_better": {}}
+        "versions": {}, "n-shot": {}, "higher_is_better": {}}, {commoneval.name: commoneval}, None)
     table = lm_eval.utils.make_table(results)
     reasons = table[table.index("NaN in the table above, why:"):]
     assert "  voicebench_sample_commoneval leaderboard_score: no judge is configured: set X" in reasons, table

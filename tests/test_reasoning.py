@@ -10,7 +10,7 @@ import pytest
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.reasoning import THINK, Reasoned, Thinking, split_trace
 from lm_eval_audio.model_wrappers.request_parts import GenerationSettings
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 
 THINKING = Thinking(THINK, 100, "test")
 PLAIN = Thinking(None, None, "")
@@ -87,13 +87,13 @@ def test_a_servers_reply_with_the_trace_left_in_the_content():
 
 
 def test_traces_are_counted_per_task():
-    state = run_state.reset()
-    THINKING.count(["a", "a", "b"], [Reasoned("Dog", "xx"), Reasoned("", "yyyy", False), "plain"])
+    state = ModelNotes()
+    THINKING.count(state, ["a", "a", "b"], [Reasoned("Dog", "xx"), Reasoned("", "yyyy", False), "plain"])
     counted = state.data_notes["reasoning_traces"]
     assert (counted["a"]["answers"], counted["a"]["traces"], counted["a"]["unfinished"]) == (2, 2, 1)
     assert counted["a"]["mean_trace_chars"] == 3.0 and counted["b"]["traces"] == 0
-    state = run_state.reset()
-    PLAIN.count(["a"], ["Dog"])  # a model that does not think, and wrote no trace: nothing to note
+    state = ModelNotes()
+    PLAIN.count(state, ["a"], ["Dog"])  # a model that does not think, and wrote no trace: nothing to note
     assert "reasoning_traces" not in state.data_notes
 
 

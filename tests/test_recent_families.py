@@ -18,7 +18,6 @@ from test_model_families import GRANITE_PROMPT, _collapsed, _received
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
-from lm_eval_audio.storage import run_state
 from lm_eval_audio.testing.tiny_models.audio_flamingo import MUSIC_FLAMINGO_SYSTEM_PROMPT
 
 # Qwen3-Omni-30B-A3B's turns (its model card; "No system prompt should be set for any evaluation benchmark", the
@@ -117,7 +116,8 @@ def test_a_thinking_checkpoint_is_scored_on_its_answer(tiny_qwen3_omni_thinking,
         return torch.cat([kwargs["input_ids"], torch.tensor(rows)], dim=1)
 
     model.model.generate = scripted
-    state = run_state.reset()
+    model.notes.start_run()
+    state = model.notes
     # the same request twice: generated in order (requests are otherwise taken longest first)
     requests = [gen("<audio>Which digit?", [clips[2]], {"until": ["\n"], "max_gen_toks": 4}) for _ in range(2)]
     for i, request in enumerate(requests):

@@ -17,7 +17,6 @@ from lm_eval.api.instance import Instance
 from scripted_judge import SERVED_MODELS, ScriptedJudge
 
 from conftest import results_json, run_cli
-from lm_eval_audio.storage import run_state
 
 GREEDY = {"until": [], "max_gen_toks": 8, "do_sample": False}
 OUTSIDE = "recognizer_outside_its_language"
@@ -129,7 +128,6 @@ def test_the_english_only_recognizer_is_named_once_and_recorded(stand_in_whisper
                                                                  cascade_warnings):
     from lm_eval_audio.audio.conditions import parse
 
-    run_state.reset()
     lm = _cascade(endpoint, tmp_path)
     assert lm.run_record["asr_languages"] == "English only (an English-only Whisper)" and OUTSIDE not in lm.run_record
     answers = lm.generate_until([
@@ -153,18 +151,15 @@ def test_the_english_only_recognizer_is_named_once_and_recorded(stand_in_whisper
     none = lm.under(parse("none"))
     none.generate_until([_request("asr_zh", "cmn_hans_cn", clips[0])])
     assert OUTSIDE not in none.run_record and lm.run_record[OUTSIDE] == expected
-    run_state.finish()  # the run ends: its record stays for the results, which lm-eval writes next
-    assert lm.run_record[OUTSIDE] == expected
-    lm.generate_until([_request("asr_en", "en", clips[2])])  # the next run: English only
+    lm.notes.start_run()  # the next run (its evaluate starts it): English only
+    lm.generate_until([_request("asr_en", "en", clips[2])])
     assert OUTSIDE not in lm.run_record and len(cascade_warnings) == 1
     lm.generate_until([_request("asr_ja", "Japanese", clips[1])])
     assert lm.run_record[OUTSIDE] == {"asr_ja": ["Japanese"]} and len(cascade_warnings) == 2  # its own warning
-    run_state.reset()
 
 
 def test_a_multilingual_recognizer_is_named_only_outside_its_asr_language(stand_in_whisper, endpoint, clips,
                                                                           tmp_path, cascade_warnings):
-    run_state.reset()
     requests = [_request("asr_zh", "zh-CN", clips[0]), _request("asr_ja", "ja", clips[1]),
                 _request("asr_yue", "yue_hant_hk", clips[2])]
     detecting = _cascade(endpoint, tmp_path, asr_model="large-v3")
@@ -177,7 +172,6 @@ def test_a_multilingual_recognizer_is_named_only_outside_its_asr_language(stand_
     (warning,) = cascade_warnings
     assert "faster-whisper:small transcribes zh only (asr_language=zh)" in warning
     assert "asr_ja (ja), asr_yue (yue_hant_hk)" in warning and "drop asr_language=" in warning
-    run_state.reset()
 
 
 def test_the_results_name_the_sample_tasks_the_default_recognizer_cannot_transcribe(stand_in_whisper, endpoint,

@@ -14,7 +14,7 @@ import pytest
 from conftest import results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.audio.refs import is_text_instead
-from lm_eval_audio.storage.run_state import RunState, TaskScoring
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.tasks.voicebench import data, judges, rules, scoring
 
@@ -62,7 +62,7 @@ def test_rules_file_records_its_source():
 
 
 def _task(name="voicebench_sample_openbookqa", metadata=None):
-    return TaskScoring(name, dict(metadata or {}), RunState())
+    return TaskScoring(name, dict(metadata or {}))
 
 
 def test_unread_answer_falls_back_seeded_and_is_also_reported_wrong():
@@ -199,16 +199,15 @@ def test_judged_scores_read_three_samples_each_cached_apart(tmp_path):
     open_replies = itertools.cycle(["4", "Rating: [[5]]", "3"])
     qa_replies = itertools.cycle(["Yes", "yes", "No"])
     with ScriptedJudge(reply=lambda p: next(qa_replies if p.startswith("### Question") else open_replies)) as judge:
-        state = RunState(judge_configured=True)
         metadata = {"judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "judge.sqlite"),
                     "judge_model_default": "gpt-4o-mini", "judge_temperature_default": 0.5,
                     "judge_top_p_default": 0.95, "judge_concurrency": 1}
-        task = TaskScoring("voicebench_sample_commoneval", metadata, state)
+        task = TaskScoring("voicebench_sample_commoneval", metadata, judged=True)
         docs = _sample_docs("commoneval")
         items = [scoring.process_open(d, ["A reply."], task)["gpt_score"] for d in docs]
         assert scoring.gpt_score(items, task) == 4.0 and scoring.open_leaderboard(items, task) == 80.0
         assert scoring.judge_failures(items, task) == 0
-        qa_task = TaskScoring("voicebench_sample_sd_qa_usa", metadata, state)
+        qa_task = TaskScoring("voicebench_sample_sd_qa_usa", metadata, judged=True)
         qa_items = [scoring.process_qa(d, ["Tokyo."], qa_task)["gpt_acc"] for d in _sample_docs("sd-qa", "usa")]
         assert scoring.gpt_acc(qa_items, qa_task) == 1.0 and scoring.judge_ties(qa_items, qa_task) == 0
         bodies = judge.requests

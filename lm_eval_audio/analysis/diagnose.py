@@ -92,9 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from lm_eval_audio.storage import run_state
+    from lm_eval_audio.storage import said_once
 
-    run_state.new_command()
+    said_once.new_command()
     args = build_parser().parse_args(argv)
     try:
         args.fragments = fragment_counts(args.fragments)

@@ -5,7 +5,7 @@ lm-eval writes ``results_<date>.json`` and, with ``--log_samples``, one
 ``samples_<task>_<date>.jsonl`` per task beside it. A sample line holds the per-document
 value of each metric that lm-eval averages (``exact_match: 1.0``); for the judge metrics,
 whose aggregation is the judge, the startup hook adds the judged value under
-``item_scores`` (``lm_eval_audio.storage.run_state.TaskScoring.report_item_scores``).
+``item_scores`` (``lm_eval_audio.metrics.task_scoring.TaskScoring.report_item_scores``).
 """
 
 from __future__ import annotations

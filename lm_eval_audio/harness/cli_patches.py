@@ -1,6 +1,6 @@
-"""The command line: the run's command as lm-eval parsed it (``lm_eval.config.evaluate_config``), checked before the
-model loads, and the plugin's errors as one line and exit status 2 (``lm_eval._cli.run``); the module docstring of
-``lm_eval_audio.harness.patches`` says what each does and why."""
+"""The command line (``lm_eval._cli.run``): the run's command as lm-eval parses it, checked before the model loads, and
+the plugin's errors as one line and exit status 2; the module docstring of ``lm_eval_audio.harness.patches`` says
+what it does and why."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class RunCommand:
     device: str | None = None  # only where the user named one (lm-eval's own default is cuda:0)
 
     @classmethod
-    def of(cls, parsed, device_named: bool = True) -> "RunCommand":
+    def of(cls, parsed, device_named: bool = True) -> RunCommand:
         tasks = getattr(parsed, "tasks", None) or ()
         names = tasks.split(",") if isinstance(tasks, str) else [
             part for task in tasks if isinstance(task, str) for part in task.split(",")]
@@ -85,8 +85,8 @@ def _as_dict(value) -> dict:
     return {}
 
 
-# The command under way in this context, set by lm-eval's ``Run._execute`` (wrapped) and completed once lm-eval
-# has parsed its configuration (``EvaluatorConfig.from_cli``, wrapped): one command, its error messages and checks.
+# The command under way in this context, set by lm-eval's ``Run._execute`` (wrapped) and completed once its
+# configuration is parsed (:func:`parse_and_check`): one command, its error messages and checks.
 class _UnderWay:
     """The command ``Run._execute`` runs: as argparse read it, then as lm-eval parsed it; and the token that set the
     tasks a data error names (``hub_data.ASKED``), reset as the command ends."""
@@ -198,11 +198,13 @@ def on_cli_run(module) -> None:
 
     def make(original):
         def _execute(args):
-            from lm_eval_audio.storage import run_state
+            from lm_eval_audio.storage import said_once
 
-            run_state.new_command()
-            token = _COMMAND.set(_UnderWay(RunCommand.of(args, device_named=True)))
+            said_once.new_command()
+            under_way = _UnderWay(RunCommand.of(args, device_named=True))
+            token = _COMMAND.set(under_way)
             try:
+                parse_and_check(args, under_way)
                 return original(args)
             except KeyboardInterrupt:
                 if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not current_command().runs_ours():
@@ -216,10 +218,10 @@ def on_cli_run(module) -> None:
                 sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
                 raise SystemExit(2) from None
             finally:
-                if _COMMAND.get().asked is not None:
+                if under_way.asked is not None:
                     from lm_eval_audio.benchmarks import hub_data
 
-                    hub_data.ASKED.reset(_COMMAND.get().asked)
+                    hub_data.ASKED.reset(under_way.asked)
                 _COMMAND.reset(token)
 
         return _execute
@@ -227,37 +229,46 @@ def on_cli_run(module) -> None:
     wrap(module.Run, "_execute", make)
 
 
-def on_evaluate_config(module) -> None:
-    """``lm_eval.config.evaluate_config``: the checks before the model loads, on the configuration lm-eval parsed."""
+def parse_and_check(args, under_way: _UnderWay) -> None:
+    """The run's configuration as lm-eval parses it from ``args`` (``EvaluatorConfig.from_cli``: every argument form,
+    ``--config`` FILE merged), parsed here first, with lm-eval's own function, and checked before lm-eval builds a
+    task or loads the model. lm-eval parses the same arguments again at once and says what it says of them then
+    (its notes, ``--config``'s merged configuration), so this parse is silent. A thinking budget taken from
+    ``--gen_kwargs`` (:func:`budget_from_gen_kwargs`) goes back into ``args`` for lm-eval's parse."""
+    import contextlib
+    import io
+    import logging
 
-    def make(original):
-        def from_cli(namespace):
-            config = original(namespace)
-            under_way = _COMMAND.get(None)
-            if under_way is not None:  # lm_eval's command line (Run._execute), not a caller of the Python API
-                from lm_eval_audio.benchmarks import hub_data
+    from lm_eval.config.evaluate_config import EvaluatorConfig
 
-                named = getattr(namespace, "device", None) is not None or config.device != module.EvaluatorConfig().device
-                budget_from_gen_kwargs(config)
-                under_way.command = command = RunCommand.of(config, device_named=named)
-                # what a data error says to fetch ahead: exactly the tasks named (reset as the command ends)
-                under_way.asked = hub_data.ASKED.set((command.tasks, False))
-                check_before_the_model_loads(command)
-            return config
+    from lm_eval_audio.benchmarks import hub_data
 
-        return from_cli
+    config_log = logging.getLogger(EvaluatorConfig.__module__)
+    was_disabled, config_log.disabled = config_log.disabled, True
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            config = EvaluatorConfig.from_cli(args)
+    finally:
+        config_log.disabled = was_disabled
+    named = getattr(args, "device", None) is not None or config.device != EvaluatorConfig().device
+    if budget_from_gen_kwargs(config):
+        args.model_args = dict(config.model_args)
+    under_way.command = command = RunCommand.of(config, device_named=named)
+    # what a data error says to fetch ahead: exactly the tasks named (reset as the command ends)
+    under_way.asked = hub_data.ASKED.set((command.tasks, False))
+    check_before_the_model_loads(command)
 
-    wrap(module.EvaluatorConfig, "from_cli", make)
 
-
-def budget_from_gen_kwargs(config) -> None:
+def budget_from_gen_kwargs(config) -> bool:
     """``--gen_kwargs max_gen_toks=N`` is a thinking model's whole budget too: lm-eval sets it on every generation
     task, and hf-audio otherwise raises a task's ``max_gen_toks`` to the family's thinking budget (a task's limit is
-    written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given."""
+    written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given; whether it was."""
     gen_kwargs = config.gen_kwargs if isinstance(config.gen_kwargs, dict) else {}
     if config.model in THINKING_WRAPPERS and "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) \
             and "thinking_budget" not in config.model_args:
         config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
+        return True
+    return False
 
 
 # The model wrappers whose thinking_budget= --gen_kwargs max_gen_toks sets: hf-audio, which knows from the checkpoint

@@ -4,7 +4,7 @@ them), ``request_cache`` (``--use_cache`` for our models), ``run_patches`` (the 
 results), ``cli_patches`` (the command line) and ``printed_table`` (the printed table); :data:`PATCHES` maps each watched
 lm-eval module to its patch.
 
-Nine lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
+Seven lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
 reads no plugin entry points and has no hooks for these); each acts only on the plugin's own models
 (``model_wrappers.registry.is_ours``), tasks (``benchmarks.registry.our_task_names``) and audio references,
 and otherwise calls lm-eval's code with the same arguments:
@@ -20,24 +20,25 @@ and otherwise calls lm-eval's code with the same arguments:
   ``skippable_in_group``);
 * ``CachingLM`` (``lm_eval.api.model``): a subclass in its place, so that ``--use_cache`` keys our models'
   requests by audio content and ``audio=`` condition and keeps failed requests out (``request_cache``);
-* ``evaluate`` (``lm_eval.evaluator``): runs the judge preflight before the model runs, scores a document whose
-  request failed wrong while one of our models runs (``failed_scoring``), and puts what the run
-  state holds (judge summaries, data notes, per-document scores, standard errors our aggregations report)
-  into the results;
+* ``evaluate`` (``lm_eval.evaluator``): runs the judge preflight and starts each task's scoring before the model
+  runs, scores a document whose request failed wrong while one of our models runs (``failed_scoring``), and puts
+  what each task's scoring, the model's notes and the loaders' notes hold (judge summaries, data notes,
+  per-document scores, standard errors our aggregations report) into the results, its samples as strict JSON
+  (``null`` for NaN and infinities, as lm-eval writes them as they are), returned as a ``RunResults`` that
+  carries the tasks' scorings on to the two below;
 * ``EvaluationTracker.save_results_aggregated`` (``lm_eval.loggers.evaluation_tracker``): names a ``cascade``
-  run's results folder after its recognizer and LLM and an ablated run's after its condition, and writes the
-  judge logs and test-set predictions next to lm-eval's results;
-* ``EvaluationTracker.save_results_samples`` (``lm_eval.loggers.evaluation_tracker``): the samples written as
-  strict JSON, as the results are (``null`` for NaN and infinities);
+  run's results folder after its recognizer and LLM and an ablated run's after its condition, writes each null's
+  reason beside it, and the judge logs and test-set predictions next to lm-eval's results;
 * ``Run._execute`` (``lm_eval._cli.run``): the one function every way of starting a run reaches (the ``lm_eval``
   script, ``python -m lm_eval``, ``accelerate launch -m lm_eval``, ``torchrun -m lm_eval``, ``lm-eval-audio``):
   prints the plugin's own errors (bad data, a missing judge, a credential, a model that cannot be found) as one
   message and exit status 2, without lm-eval's traceback (``LM_EVAL_AUDIO_TRACEBACK=1`` keeps it), and Ctrl-C as
-  one line with exit status 130;
-* ``EvaluatorConfig.from_cli`` (``lm_eval.config.evaluate_config``): the configuration lm-eval parsed (every
-  argument form, ``--config`` FILE merged) is checked before the model loads: the data the tasks read, the
-  credentials, the judges, the device named, the checkpoint and its family;
-* ``make_table`` (``lm_eval.utils``): prints our count metrics apart, as integers, and rates without an arrow.
+  one line with exit status 130; and, before lm-eval runs, parses the run's configuration with lm-eval's own
+  ``EvaluatorConfig.from_cli`` (every argument form, ``--config`` FILE merged: what lm-eval parses next) and
+  checks it before a task is built or the model loads: the data the tasks read, the credentials, the judges, the
+  device named, the checkpoint and its family;
+* ``make_table`` (``lm_eval.utils``): prints our count metrics apart, as integers, and rates without an arrow, and
+  why each NaN is one under the table.
 
 Two more extensions use lm-eval's public API: our models are registered with ``model_registry.register``
 (``lm_eval.api.registry``), and a logging filter on ``lm_eval.evaluator``'s logger masks any credential in
@@ -46,7 +47,7 @@ its records (``log_redaction``: it logs the model arguments before our wrappers 
 
 from __future__ import annotations
 
-from lm_eval_audio.harness.cli_patches import on_cli_run, on_evaluate_config
+from lm_eval_audio.harness.cli_patches import on_cli_run
 from lm_eval_audio.harness.printed_table import on_utils
 from lm_eval_audio.harness.request_cache import on_api_model
 from lm_eval_audio.harness.run_patches import on_evaluation_tracker, on_evaluator
@@ -55,7 +56,6 @@ from lm_eval_audio.harness.task_patches import on_registry, on_task_manager
 
 PATCHES = {
     "lm_eval._cli.run": on_cli_run,
-    "lm_eval.config.evaluate_config": on_evaluate_config,
     "lm_eval.api.registry": on_registry,
     "lm_eval.tasks.manager": on_task_manager,
     "lm_eval.api.model": on_api_model,

@@ -13,20 +13,21 @@ import logging
 from lm_eval_audio.endpoints.model_args import refuse_secrets
 from lm_eval_audio.judges import judge_config, smoke_test_judge, task_judge
 from lm_eval_audio.judges.judge_engine import check_cache, check_endpoint
-from lm_eval_audio.storage import run_state
+from lm_eval_audio.storage import said_once
 
 log = logging.getLogger("lm_eval.audio.judge")
 
 
-def preflight(tasks: dict) -> None:
+def preflight(tasks: dict) -> bool:
     """Before the model runs: refuse tasks that need a judge when none is configured.
 
     A task says so in its YAML ``metadata: {judge: required}`` (or ``optional``, where it
     falls back to its judge-free metrics). ``--predict_only`` needs no judge: score its
     samples later with ``lm-eval-audio judge``. Tasks that name a ``smoke_test_judge`` get
-    it, started here, when no endpoint is configured.
+    it, started here, when no endpoint is configured. Returns whether the run has a judge (its judge metrics are
+    reported only then).
     """
-    state = run_state.current()
+    smoke_started = False
     optional_without, configs, smoke = [], {}, []
     for name, task in tasks.items():
         metadata = getattr(getattr(task, "config", None), "metadata", None) or {}
@@ -65,9 +66,8 @@ def preflight(tasks: dict) -> None:
             )
         # Started, and its cache opened, before the model runs, not in the middle of aggregation.
         check_cache(task_judge.for_task(smoke[0][1]))
-        state.smoke_test_judge = True
-    state.judge_configured = bool(configs) or state.smoke_test_judge
-    if optional_without and state.first_time_in_process(("no judge", tuple(sorted(optional_without)))):
+        smoke_started = True
+    if optional_without and said_once.first_time_in_process(("no judge", tuple(sorted(optional_without)))):
         from lm_eval_audio.benchmarks import registry
 
         shown = ", ".join(sorted(optional_without)[:5]) + (" ..." if len(optional_without) > 5 else "")
@@ -76,6 +76,7 @@ def preflight(tasks: dict) -> None:
             "no LLM judge configured: %d task(s) (%s) report their judge-free metrics only%s; to add them, %s",
             len(optional_without), shown, f" ({what})" if what else "", judge_config.HOW_TO_CONFIGURE,
         )
+    return bool(configs) or smoke_started
 
 
 def check_each(configs: dict) -> dict:

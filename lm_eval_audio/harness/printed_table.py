@@ -68,10 +68,10 @@ def _judge_derived(metric: str, judge_metrics) -> bool:
 def nan_reasons(result_dict: dict, column: str) -> str:
     """Under the table, a line for each NaN of our tasks in it: task, metric, why and what to do (the reason its
     aggregation gave, as the results file keeps it beside the null)."""
-    from lm_eval_audio.storage import run_state, strict_json
+    from lm_eval_audio.harness.run_patches import null_reasons_of
+    from lm_eval_audio.storage import strict_json
 
-    state = run_state.finished()
-    reasons = state.null_reasons if state is not None else {}
+    reasons = null_reasons_of(result_dict)
     members = result_dict.get("group_subtasks") or {}
     ours, lines = our_task_names(), []
     for task, metrics in (result_dict.get(column) or {}).items():

@@ -79,7 +79,7 @@ def on_api_model(module) -> None:
             return lambda requests: self._answer(attr, method, requests)
 
         def _answer(self, attr: str, method, requests: list) -> list:
-            from lm_eval_audio.storage import run_state
+            from lm_eval_audio.model_wrappers.run_notes import ModelNotes, notes_of
 
             condition = getattr(self.lm, "audio_condition", None)
             keys = [request_key(hash_args, attr, request.args, condition) for request in requests]
@@ -96,12 +96,12 @@ def on_api_model(module) -> None:
             # lm-eval's own lines, as a user of --use_cache reads them
             lm_eval_log.info(f"Loading '{attr}' responses from cache '{self.cache_db}' where possible...")
             lm_eval_log.info(f"Cached requests: {len(requests) - len(to_ask)}, Requests remaining: {len(to_ask)}")
-            state = run_state.current()
-            state.requests_in_call = len(requests)  # failed_requests: did every request of the call fail?
+            notes = notes_of(self.lm) or ModelNotes()
+            notes.requests_in_call = len(requests)  # failed_requests: did every request of the call fail?
             try:
                 fresh = method([requests[i] for i in to_ask]) if to_ask else []
             finally:
-                state.requests_in_call = None
+                notes.requests_in_call = None
             hook = self.lm.cache_hook
             for i, answer in zip(to_ask, fresh, strict=True):
                 answers[i] = answer

@@ -1,20 +1,48 @@
-"""What one evaluation of ours does around lm-eval's: the judge preflight and the run state into the results
-(``lm_eval.evaluator``), and the results folder's name and the files written beside the results
+"""What one evaluation of ours does around lm-eval's: the judge preflight, each task's scoring and the model's notes
+into the results (``lm_eval.evaluator``), and the results folder's name and the files written beside the results
 (``lm_eval.loggers.evaluation_tracker``); the module docstring of ``lm_eval_audio.harness.patches`` says what
-each does and why."""
+each does and why.
+
+What a task's aggregation produced travels on its :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring`: the
+``evaluate`` wrapper starts one per task, reads it once lm-eval has aggregated, and returns lm-eval's results as a
+:class:`RunResults`, the same dict carrying the tasks' scorings, which lm-eval hands on to its results writer and its
+printed table."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 
 from lm_eval_audio.harness.failed_scoring import failed_items_scored_wrong
 from lm_eval_audio.harness.task_building import fill_stderrs
 from lm_eval_audio.harness.wrapping import is_our_task, wrap
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.model_wrappers import reasoning
+from lm_eval_audio.model_wrappers.run_notes import ModelNotes, notes_of
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state, strict_json
 
 log = logging.getLogger("lm_eval.audio")
+
+
+class RunResults(dict):
+    """lm-eval's results of a run of ours, and what produced them: each task's ``scorings`` (null reasons, judge logs,
+    test-set predictions) and ``naming`` (the model's own name for its results folder, its audio condition). The
+    same dict to lm-eval, which adds its configuration to it and hands it to its results writer and its table."""
+
+    def __init__(self, results: dict, scorings: dict[str, TaskScoring], naming: tuple | None) -> None:
+        super().__init__(results)
+        self.scorings, self.naming = scorings, naming
+
+    def null_reasons(self) -> dict[str, dict[str, str]]:
+        """task -> metric -> why its aggregation gave no number."""
+        return {name: scoring.null_reasons for name, scoring in self.scorings.items() if scoring.null_reasons}
+
+
+def null_reasons_of(results) -> dict[str, dict[str, str]]:
+    """The null reasons a results dict carries (none for a run that is not ours)."""
+    return results.null_reasons() if isinstance(results, RunResults) else {}
 
 
 # --- lm_eval.evaluator ------------------------------------------------------------------
@@ -38,38 +66,62 @@ def on_evaluator(module) -> None:
                 return original(lm, task_dict, *args, **kwargs)
             from lm_eval_audio.harness.preflight import preflight
 
-            preflight(ours)
-            if is_ours(lm):  # for the results folder's name (on_evaluation_tracker), from the model's own settings
-                run_state.current().results_naming = (getattr(lm, "results_name", None),
-                                                      getattr(lm, "audio_condition", None))
+            judged, said = preflight(ours), set()
+            scorings = {name: task.start_scoring(judged, said) for name, task in ours.items()
+                        if hasattr(task, "start_scoring")}
+            notes = notes_of(lm) if is_ours(lm) else None
+            if notes is not None:
+                notes.start_run()
             try:
                 # with our model, a failed document is scored wrong, never right by lm-eval's argmax over -inf
                 with failed_items_scored_wrong(tasks if is_ours(lm) else {}):
                     results = original(lm, task_dict, *args, **kwargs)
             finally:
                 state = run_state.finish()
-            if isinstance(results, dict):  # rank 0: what the judges did and what the data lacked
-                fill_stderrs(results.get("results") or {}, state.stderrs)  # a task in no group of ours
-                _record_run(results, state, getattr(lm, "audio_condition", None) if is_ours(lm) else None,
-                            getattr(lm, "run_record", None) if is_ours(lm) else None)
-            return results
+            if not isinstance(results, dict):  # a rank other than 0
+                return results
+            # what the judges did and what the data lacked
+            fill_stderrs(results.get("results") or {}, {name: s.stderrs for name, s in scorings.items()})
+            _record_run(results, state.data_notes, scorings, notes,
+                        getattr(lm, "audio_condition", None) if is_ours(lm) else None,
+                        getattr(lm, "run_record", None) if is_ours(lm) else None)
+            if results.get("samples"):
+                # written as strict JSON, as the results are (null for NaN and infinities): lm-eval writes them as
+                # they are here, and the analysis reads them back from the files
+                results["samples"] = {task: [strict_json.finite_copy(sample) for sample in samples]
+                                      for task, samples in results["samples"].items()}
+            # for the results folder's name (on_evaluation_tracker), from the model's own settings
+            naming = (getattr(lm, "results_name", None), getattr(lm, "audio_condition", None)) if is_ours(lm) else None
+            return RunResults(results, scorings, naming)
 
         return evaluate
 
     wrap(module, "evaluate", make)
 
 
-def _record_run(results: dict, state: run_state.RunState, condition, model_record: dict | None = None) -> None:
-    """What the run state holds, into the results: the judge settings and counts
-    (``lm_eval_audio_judge``), what the data lacked (``lm_eval_audio_data``), the audio
-    condition, what the model says about how it ran (``lm_eval_audio_model``: family, decoding
-    settings), and the judge metrics' per-document scores in each logged sample."""
+def _data_notes(*sources: dict) -> dict:
+    """The results' ``lm_eval_audio_data``: kind -> entries, from the loaders, the model and the tasks' scorings."""
+    merged: dict[str, dict] = {}
+    for source in sources:
+        for kind, entries in source.items():
+            merged.setdefault(kind, {}).update(entries)
+    return merged
+
+
+def _record_run(results: dict, loader_notes: dict, scorings: dict[str, TaskScoring], notes: ModelNotes | None,
+                condition, model_record: dict | None = None) -> None:
+    """What the run found, into the results: the judge settings and counts (``lm_eval_audio_judge``), what the data
+    lacked and the model could not answer (``lm_eval_audio_data``), the audio condition, what the model says about
+    how it ran (``lm_eval_audio_model``: family, decoding settings), and the judge metrics' per-document scores in
+    each logged sample."""
     if model_record:
         results["lm_eval_audio_model"] = dict(model_record)
-    if state.judge_summaries:
-        results["lm_eval_audio_judge"] = dict(state.judge_summaries)
-    if state.data_notes:
-        results["lm_eval_audio_data"] = {kind: dict(entries) for kind, entries in state.data_notes.items()}
+    summaries = {name: s.judge_summary for name, s in scorings.items() if s.judge_summary is not None}
+    if summaries:
+        results["lm_eval_audio_judge"] = summaries
+    data = _data_notes(loader_notes, notes.data_notes if notes else {}, *(s.notes for s in scorings.values()))
+    if data:
+        results["lm_eval_audio_data"] = data
         breakdowns = results["lm_eval_audio_data"].get("official_breakdown")
         if breakdowns and results.get("group_subtasks"):  # the official scripts' lines over each whole group
             from lm_eval_audio.benchmarks.choice_layout import pooled_by_group
@@ -82,7 +134,7 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
             for sample in samples:
                 sample["audio_condition"] = str(condition)
     for task, samples in samples_by_task.items():
-        heard = state.transcripts.get(task, {})
+        heard = notes.transcripts.get(task, {}) if notes else {}
         for sample in samples:
             if sample.get("doc_id") in heard:  # why a cascade answered as it did, beside the answer
                 sample["transcripts"] = heard[sample["doc_id"]]
@@ -90,7 +142,7 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
             if traces:  # a thinking model's trace, kept beside the answer it was cut from
                 sample["reasoning"] = [trace for trace, _ in traces]
                 sample["reasoning_finished"] = [finished for _, finished in traces]
-        by_metric = state.item_scores.get(task, {})
+        by_metric = scorings[task].item_scores if task in scorings else {}
         if by_metric and len({s.get("filter") for s in samples}) > 1:
             # The aggregation ran once per filter and kept the last one's scores: which is unknown here.
             log.warning("%s: several filters; the judge metrics' per-document scores are not written into its "
@@ -111,22 +163,41 @@ def _record_run(results: dict, state: run_state.RunState, condition, model_recor
 # --- lm_eval.loggers.evaluation_tracker -------------------------------------------------
 
 
+def _write_judge_log(f, entries: list[dict]) -> None:
+    for entry in sorted(entries, key=lambda e: (e.get("doc_id", 0), e.get("pass", ""))):
+        f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+
+def _write_per_task(folder: str, by_task: dict, name: str, date_id: str, write) -> list[str]:
+    """One file per task in ``folder``, named by ``name``; the paths written."""
+    written = []
+    os.makedirs(folder, exist_ok=True)
+    for task, entries in sorted(by_task.items()):
+        path = os.path.join(folder, name.format(task=task, date=date_id))
+        with open(path, "w", encoding="utf-8") as f:
+            write(f, entries)
+        written.append(path)
+    return written
+
+
 def on_evaluation_tracker(module) -> None:
     def make(original):
         def save_results_aggregated(self, results, samples=None):
-            state = run_state.finished()
             config = self.general_config_tracker
-            if state is not None and state.results_naming and config.model_source in MODELS:
+            naming = results.naming if isinstance(results, RunResults) else None
+            if naming and config.model_source in MODELS:
                 # lm-eval's name (from pretrained=, model=, ...) made ours, once: a cascade's after its recognizer
                 # and LLM, an ablated run's with its condition.
                 from lm_eval.utils import sanitize_model_name
 
-                config.model_name = results_folder_name(config.model_name or "", *state.results_naming)
+                config.model_name = results_folder_name(config.model_name or "", *naming)
                 config.model_name_sanitized = sanitize_model_name(config.model_name)
-                state.results_naming = None
-            original(self, strict_json.strict_results(results, state.null_reasons if state else {}), samples)
-            if state is None or not (state.judge_records or state.submissions) or not (
-                    self.output_path and getattr(self, "date_id", None)):
+                results.naming = None
+            original(self, strict_json.strict_results(results, null_reasons_of(results)), samples)
+            scorings = results.scorings if isinstance(results, RunResults) else {}
+            judge_logs = {name: s.judge_records for name, s in scorings.items() if s.judge_records}
+            submissions = {name: s.submission for name, s in scorings.items() if s.submission is not None}
+            if not (judge_logs or submissions) or not (self.output_path and getattr(self, "date_id", None)):
                 return
             from pathlib import Path
 
@@ -134,20 +205,14 @@ def on_evaluation_tracker(module) -> None:
             folder = path.parent if path.suffix == ".json" else path / str(
                 self.general_config_tracker.model_name_sanitized
             )
-            for written in state.write_judge_logs(str(folder), self.date_id):
+            for written in _write_per_task(str(folder), judge_logs, "judge_log_{task}_{date}.jsonl", self.date_id,
+                                           _write_judge_log):
                 logging.getLogger("lm_eval.audio.judge").info("judge log written to %s", written)
-            for written in state.write_submissions(str(folder), self.date_id):
+            for written in _write_per_task(str(folder), submissions, "{task}_submission_{date}.json", self.date_id,
+                                           lambda f, items: json.dump(items, f, ensure_ascii=False, indent=1)):
                 logging.getLogger("lm_eval.audio").info("predictions for the official evaluation written to %s",
                                                         written)
 
         return save_results_aggregated
 
     wrap(module.EvaluationTracker, "save_results_aggregated", make)
-
-    def make_samples_writer(original):
-        def save_results_samples(self, task_name, samples):
-            return original(self, task_name, [strict_json.finite_copy(sample) for sample in samples])
-
-        return save_results_samples
-
-    wrap(module.EvaluationTracker, "save_results_samples", make_samples_writer)

@@ -30,7 +30,6 @@ from lm_eval_audio.harness import status
 # The modules the plugin extends, each patched right after lm-eval loads it.
 WATCHED = (
     "lm_eval._cli.run",
-    "lm_eval.config.evaluate_config",
     "lm_eval.api.registry",
     "lm_eval.tasks.manager",
     "lm_eval.api.model",

@@ -13,12 +13,15 @@ import sys
 
 # module -> [(attribute, parameters the patch relies on)]
 TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
-    # every way of starting a run reaches Run._execute(args); from_cli(namespace) returns the parsed configuration
-    "lm_eval._cli.run": [("Run._execute", ("args",))],
-    "lm_eval.config.evaluate_config": [
-        ("EvaluatorConfig.from_cli", ("namespace",)),
-        *((f"EvaluatorConfig.{name}", ()) for name in ("model", "tasks", "model_args", "metadata", "include_path",
-                                                       "limit", "use_cache", "predict_only", "device")),
+    # every way of starting a run reaches Run._execute(args), which parses it with from_cli(namespace) first: the
+    # checks parse it the same way, and read these fields of the configuration (a module named before ":" is
+    # imported for its targets)
+    "lm_eval._cli.run": [
+        ("Run._execute", ("args",)),
+        ("lm_eval.config.evaluate_config:EvaluatorConfig.from_cli", ("namespace",)),
+        *((f"lm_eval.config.evaluate_config:EvaluatorConfig.{name}", ())
+          for name in ("model", "tasks", "model_args", "metadata", "include_path", "limit", "use_cache",
+                       "predict_only", "device", "gen_kwargs")),
     ],
     # register our models; on disable, take them out of its store (it has no public removal)
     "lm_eval.api.registry": [("model_registry.register", ("aliases", "target")), ("model_registry._objs", ())],
@@ -64,7 +67,7 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
     ],
     "lm_eval.loggers.evaluation_tracker": [
         ("EvaluationTracker.save_results_aggregated", ("results", "samples")),
-        ("EvaluationTracker.save_results_samples", ("task_name", "samples")),  # strict JSON, as the results
+        ("EvaluationTracker.save_results_samples", ("task_name", "samples")),  # diagnose and rejudge write through it
         # diagnose names each condition's run from lm-eval's own default name
         ("GeneralConfigTracker._get_model_name", ("model_args",)),
     ],
@@ -136,6 +139,12 @@ def _source(name: str) -> str:
 
 
 def _resolve(module, dotted: str):
+    """``dotted`` on ``module``, or, written ``other.module:dotted``, on that module."""
+    if ":" in dotted:
+        import importlib
+
+        name, _, dotted = dotted.partition(":")
+        module = sys.modules.get(name) or importlib.import_module(name)
     obj = module
     for part in dotted.split("."):
         obj = getattr(obj, part)
@@ -149,7 +158,7 @@ def problems(module_name: str, module) -> list[str]:
         where = f"{module_name}.{dotted}"
         try:
             obj = _resolve(module, dotted)
-        except AttributeError:
+        except (AttributeError, ImportError):
             found.append(f"{where} is missing")
             continue
         if not params:

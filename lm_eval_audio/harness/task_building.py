@@ -4,10 +4,12 @@ module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subcla
 ``aggregation``).
 
 * Each task of ours becomes an :class:`AudioTask`: a ``process_results`` or aggregation function of its YAML
-  that takes a ``task`` parameter gets the task's :class:`~lm_eval_audio.storage.run_state.TaskScoring` (its
-  name, its metadata, whether the run has a judge, where its judge verdicts, standard errors and per-document
-  scores go), so no function has to ask which task it scores. The standard errors it reports fill lm-eval's "N/A" (:func:`fill_stderrs`: in each group of ours
-  before it pools them, and in the results).
+  that takes a ``task`` parameter gets the task's :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` (its
+  name, its metadata, whether the run has a judge; what its functions report stays on it: judge verdicts,
+  standard errors, per-document scores), so no function has to ask which task it scores. The run's ``evaluate``
+  starts each task's scoring (:meth:`AudioTask.start_scoring`) and reads it back off the task. The standard errors
+  it reports fill lm-eval's "N/A" (:func:`fill_stderrs`: in each group of ours before it pools them, and in the
+  results).
 
 * What a loader of ours returns with its documents, or with the error that stopped it (its
   ``benchmarks.data_notes.DataNotes``), goes into the run state as the task is built (:func:`take_notes`).
@@ -30,6 +32,7 @@ import types
 from lm_eval_audio.benchmarks import data_notes
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.wrapping import wrap
+from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio")
@@ -97,13 +100,18 @@ def audio_task_class(base):
     """The subclass of lm-eval's task class (``base``) that our tasks become."""
 
     class AudioTask(base):
-        def scoring(self) -> run_state.TaskScoring:
-            """This task's :class:`~lm_eval_audio.storage.run_state.TaskScoring` in the run under way."""
-            scoring = self.__dict__.get("_lm_eval_audio_scoring")
-            if scoring is None or scoring.state is not run_state.current():
-                scoring = run_state.TaskScoring(self.task_name, dict(self.config.metadata or {}), run_state.current())
-                self.__dict__["_lm_eval_audio_scoring"] = scoring
+        def start_scoring(self, judged: bool, said: set) -> TaskScoring:
+            """A fresh :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` for the run about to score this task
+            (``judged``: whether it has a judge; ``said``: the warnings its tasks give once)."""
+            scoring = TaskScoring(self.task_name, dict(self.config.metadata or {}), judged=judged, said=said)
+            self.__dict__["_lm_eval_audio_scoring"] = scoring
             return scoring
+
+        def scoring(self) -> TaskScoring:
+            """This task's :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` in the run under way (one without
+            a judge where no run of ours started one)."""
+            scoring = self.__dict__.get("_lm_eval_audio_scoring")
+            return scoring if scoring is not None else self.start_scoring(False, set())
 
         def process_results(self, doc, results):
             if callable(self.config.process_results) and _takes_task(self.config.process_results):
@@ -142,7 +150,9 @@ def audio_group_class(base):
 
     class AudioGroup(base):
         def aggregate(self, task_metrics):
-            fill_stderrs(task_metrics, run_state.current().stderrs, [task.task_name for task in self.get_all_tasks()])
+            members = self.get_all_tasks()
+            fill_stderrs(task_metrics, {task.task_name: task.scoring().stderrs for task in members
+                                        if hasattr(task, "scoring")}, [task.task_name for task in members])
             if (self.metadata or {}).get("aggregate_over") != "subgroups":
                 return _marked_partial(self, super().aggregate(task_metrics))
             view = _ChildrenAsTasks(name=self.name, alias=self.alias,
