@@ -22,6 +22,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
                  "fetch ahead the Hub data named tasks read (--dry_run: list files and sizes)"),
     "report": ("lm_eval_audio.analysis.report:main",
                "tables, bootstrap intervals, a paired test and plots from results files"),
+    "model-args": ("lm_eval_audio.model_wrappers.registry:print_arguments",
+                   "the --model_args of hf-audio, openai-audio and cascade: defaults and what each does"),
 }
 
 

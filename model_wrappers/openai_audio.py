@@ -20,22 +20,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import copy
-import dataclasses
 import logging
 import os
 
-from lm_eval.api.model import LM, CacheHook
 
-from lm_eval_audio.audio import conditions
-from lm_eval_audio.audio.conditions import AudioCondition
 from lm_eval_audio.audio import encoding
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.model_wrappers import failed_requests, reasoning
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.audio.markers import encode_chat_context, place_audio
-from lm_eval_audio.model_wrappers.run_notes import ModelNotes
+from lm_eval_audio.endpoints.model_args import Arg
+from lm_eval_audio.model_wrappers.wrapper_base import AudioLM, audio_arg, lm_eval_args, prompts_arg
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, generation_settings, split_request
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
@@ -61,91 +57,59 @@ def base_urls(value: str | None) -> list[str | None]:
     return urls
 
 
-@dataclasses.dataclass(frozen=True)
-class OpenAIAudioSettings:
-    """openai-audio's ``--model_args``, read and checked once (:meth:`read`); the wrapper reads only these."""
-
-    model: str
-    urls: tuple  # the endpoints (base_url, or OPENAI_BASE_URL; None: api.openai.com)
-    num_concurrent: int
-    max_retries: int
-    timeout: float
-    max_tokens: int
-    temperature: float | None  # None: the task's
-    system_prompt: str | None
-    audio_format: str
-    audio_part: str
-    api_key_env: str
-    retry_base_seconds: float
-    check_model: bool
-    audio: AudioCondition
-    thinking_budget: int | None  # given: the served model thinks; its replies get this many tokens at least
-    prompts: str  # whose prompts the tasks ask with (read by the task loaders from the run's metadata)
-
-    @classmethod
-    def read(cls, given: dict, init) -> OpenAIAudioSettings:
-        """The settings from every keyword argument lm-eval passed (``given``, see ``model_args.received``);
-        ``init``: the wrapper's ``__init__``, whose parameters are the names accepted. Raises on a credential,
-        an unknown name, or a value of the wrong type or outside its choices."""
-        model_args.refuse_unknown(WHO, given, init)
-        audio = conditions.parse(given["audio"], WHO)
-        if not given["model"]:
-            raise ValueError(
-                f"{WHO}: name the served model with model=... (vLLM: the --served-model-name, by default the "
-                "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
-            )
-        model_args.one_of(WHO, "audio_format", given["audio_format"], encoding.FORMATS)
-        model_args.one_of(WHO, "audio_part", given["audio_part"], AUDIO_PARTS)
-        urls = tuple(base_urls(given["base_url"]))
-        number = model_args.number
-        temperature = given["temperature"]
-        return cls(
-            model=str(given["model"]), urls=urls,
-            num_concurrent=number(WHO, "num_concurrent", given["num_concurrent"]),
-            max_retries=number(WHO, "max_retries", given["max_retries"], minimum=0),
-            timeout=number(WHO, "timeout", given["timeout"], float, minimum=0.001),
-            max_tokens=number(WHO, "max_tokens", given["max_tokens"]),
-            temperature=None if temperature is None else number(WHO, "temperature", temperature, float, 0),
-            retry_base_seconds=number(WHO, "retry_base_seconds", given["retry_base_seconds"], float, 0),
-            system_prompt=given["system_prompt"], audio_format=given["audio_format"], audio_part=given["audio_part"],
-            api_key_env=given["api_key_env"], check_model=model_args.as_bool(WHO, "check_model", given["check_model"]),
-            audio=audio,
-            thinking_budget=model_args.optional_number(WHO, "thinking_budget", given["thinking_budget"]),
-            prompts=model_args.one_of(WHO, "prompts", given["prompts"], model_args.PROMPT_SOURCES),
+def _model(who: str, name: str, value):
+    if not value:
+        raise ValueError(
+            f"{who}: name the served model with model=... (vLLM: the --served-model-name, by default the "
+            "checkpoint given to `vllm serve`; OpenAI: e.g. gpt-4o-audio-preview)"
         )
+    return str(value)
 
 
-class OpenAIAudioLM(LM):
-    MULTIMODAL = True
+# openai-audio's model arguments, each declared once (endpoints.model_args.Arg).
+OPENAI_AUDIO_ARGS = (
+    Arg("model", None, "the served model's name (vLLM: `--served-model-name`, by default the checkpoint); the results "
+        "folder is named after it", "(required)", read=_model),
+    Arg("base_url", None, "the endpoint, or several joined with `\\|`", "`OPENAI_BASE_URL`, else OpenAI",
+        read=lambda who, name, value: tuple(base_urls(value))),
+    Arg("num_concurrent", 8, "requests in flight (over all servers)", read=model_args.whole()),
+    Arg("max_retries", 6, "retries of a request on 429, 5xx, timeouts, dropped connections and an HTTP 200 whose body "
+        "is not a chat completion (a proxy's HTML error page, JSON without `choices` or cut off mid-body), with "
+        "exponential backoff and jitter (`retry_base_seconds`, default 1), honouring `Retry-After`",
+        read=model_args.whole(0)),
+    Arg("timeout", 300.0, "seconds per call", "300", read=model_args.real(0.001)),
+    Arg("max_tokens", 256, "used when a task sets no `max_gen_toks`", read=model_args.whole()),
+    Arg("temperature", None, "when given, sent on every request. A task's `top_p`, `seed`, `frequency_penalty` and "
+        "`presence_penalty` are passed on; other generation settings are logged as ignored",
+        "the task's (0 for greedy tasks)", read=model_args.real(0, optional=True)),
+    Arg("system_prompt", None, "prepended as a system turn"),
+    Arg("audio_format", "wav", "`wav` or `mp3` (OpenAI accepts these two)", read=model_args.choice(*encoding.FORMATS)),
+    Arg("audio_part", "input_audio", "`input_audio` (OpenAI's form: base64 and a format) or `audio_url` (a "
+        "`data:audio/wav;base64,...` URL, which vLLM also accepts)", read=model_args.choice(*AUDIO_PARTS)),
+    Arg("api_key_env", "OPENAI_API_KEY", "the environment variable holding the key; a local server needs none"),
+    Arg("retry_base_seconds", 1.0, "the first retry's wait, doubled at each retry (with jitter)", "1",
+        read=model_args.real(0)),
+    Arg("check_model", True, "at start, ask `GET /models` that every server answers and serves `model`",
+        "`true`", read=model_args.flag),
+    audio_arg(),
+    Arg("thinking_budget", None, "the served model thinks: no stop strings are sent (they cut the answer after the "
+        "trace), each reply gets at least this many tokens; its trace is removed and kept as for hf-audio "
+        "(\"Thinking models\" above). A trace a server hands over apart (`reasoning`, `reasoning_content`) is kept "
+        "beside the answer for any model", read=model_args.whole(optional=True)),
+    prompts_arg("`authors`: the model's authors' prompts per benchmark, as for hf-audio"),
+    *lm_eval_args(1, None),
+)
 
-    def __init__(
-        self,
-        model: str | None = None,
-        base_url: str | None = None,
-        num_concurrent: int = 8,
-        max_retries: int = 6,
-        timeout: float = 300.0,
-        max_tokens: int = 256,
-        temperature: float | None = None,
-        system_prompt: str | None = None,
-        audio_format: str = "wav",
-        audio_part: str = "input_audio",
-        api_key_env: str = "OPENAI_API_KEY",
-        retry_base_seconds: float = 1.0,
-        check_model: bool = True,
-        audio: str = "full",
-        thinking_budget: int | None = None,
-        prompts: str = "benchmark",
-        batch_size: int | str = 1,
-        max_batch_size: int | None = None,
-        device: str | None = None,
-        **unknown,
-    ) -> None:
-        super().__init__()
-        self.settings = settings = OpenAIAudioSettings.read(model_args.received(locals()), type(self).__init__)
-        self.notes = ModelNotes()  # what this run of the model could not answer, and its traces' counts
+
+class OpenAIAudioLM(AudioLM):
+    WHO = WHO
+    ARGS = OPENAI_AUDIO_ARGS
+
+    def __init__(self, **given) -> None:
+        super().__init__(**given)
+        settings = self.settings
         self.model = settings.model
-        self.urls = list(settings.urls)
+        self.urls = list(settings.base_url)  # the endpoints: base_url, or OPENAI_BASE_URL; None: api.openai.com
         self.num_concurrent = settings.num_concurrent
         self.max_retries = settings.max_retries
         self.timeout = settings.timeout
@@ -178,22 +142,10 @@ class OpenAIAudioLM(LM):
         self._last_stats: dict = {}
         self._ignored_gen_kwargs: set[str] = set()
 
-    # The results folder lm-eval names after model= is right for openai-audio (registry.results_folder_name).
-    results_name = None
-
-    @property
-    def audio_condition(self) -> AudioCondition:
-        """What the model hears (``audio=``), as read once from ``--model_args``."""
-        return self.settings.audio
-
-    def under(self, condition: AudioCondition) -> OpenAIAudioLM:
-        """This model under another ``audio=`` condition: a copy sharing the endpoints and key, with its own
-        request state; ``self`` is left unchanged."""
-        other = copy.copy(self)
-        other.settings = dataclasses.replace(self.settings, audio=condition)
-        other.cache_hook = CacheHook(None)
-        other._last_stats, other._ignored_gen_kwargs = {}, set()
-        return other
+    def _fresh_requests(self, source) -> None:
+        """Under another ``audio=`` condition (:meth:`under`): the endpoints and key shared, the request state its
+        own."""
+        self._last_stats, self._ignored_gen_kwargs = {}, set()
 
     # --- lm-eval's interface -----------------------------------------------------------
 

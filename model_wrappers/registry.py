@@ -29,3 +29,24 @@ def results_folder_name(default_name: str, results_name: str | None, condition) 
     if condition is not None and condition.kind != "full":
         name = f"{name}__audio-{condition.label.replace(':', '-')}"
     return name
+
+
+def wrapper_class(name: str):
+    """The wrapper class registered as ``name`` (imported: torch and transformers with it)."""
+    import importlib
+
+    module, _, attr = MODELS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def print_arguments(argv: list[str]) -> None:
+    """``lm-eval-audio model-args [MODEL ...]``: each model's ``--model_args``, their defaults and what they do, from
+    the arguments the wrapper declares (the tables in docs/MODELS.md are the same)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="lm-eval-audio model-args",
+                                     description="The --model_args each of the plugin's models takes.")
+    parser.add_argument("models", nargs="*", choices=list(MODELS), metavar="MODEL",
+                        help=f"one of {', '.join(MODELS)} (default: all)")
+    for name in parser.parse_args(argv).models or list(MODELS):
+        print(f"## {name}\n\n{wrapper_class(name).arguments_help()}\n")

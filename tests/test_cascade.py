@@ -123,7 +123,8 @@ def test_settings_are_read_once_and_name_the_results_folder(speech, tmp_path):
     """The cascade's arguments, read and checked before anything loads; its results folder after its recognizer and
     LLM; a copy under another audio= condition shares the recognizer and the LLM and leaves the cascade as it is."""
     from lm_eval_audio.audio.conditions import parse
-    from lm_eval_audio.model_wrappers.cascade import CascadeLM, CascadeSettings
+    from lm_eval_audio.endpoints.model_args import Settings
+    from lm_eval_audio.model_wrappers.cascade import CascadeLM
 
     with pytest.raises(ValueError, match=r"cascade: asr must be one of \('faster-whisper', 'transformers'\), got 'vosk'"):
         CascadeLM(asr="vosk")
@@ -132,7 +133,7 @@ def test_settings_are_read_once_and_name_the_results_folder(speech, tmp_path):
     with ScriptedJudge(models=SERVED_MODELS + ("org/text-llm",), reply=lambda prompt: "B") as server:
         lm = CascadeLM(llm="openai", llm_model="org/text-llm", llm_base_url=server.base_url,
                        transcript_cache=str(tmp_path / "t.sqlite"))
-        assert isinstance(lm.settings, CascadeSettings) and lm.settings.asr_beam_size == 5
+        assert isinstance(lm.settings, Settings) and lm.settings.asr_beam_size == 5
         assert lm.results_name == "cascade__whisper-tiny.en__text-llm"
         none = lm.under(parse("none"))
         assert (lm.audio_condition.label, none.audio_condition.label) == ("full", "none")

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
@@ -83,7 +86,7 @@ def optional_number(who: str, name: str, value, kind=int, minimum: float = 1):
 
 
 # Passed by lm-eval to every model, whatever the user wrote.
-_FROM_LM_EVAL = {"self", "batch_size", "max_batch_size", "device", "unknown"}
+_FROM_LM_EVAL = {"batch_size", "max_batch_size", "device"}
 
 
 class CredentialError(ValueError):
@@ -115,39 +118,85 @@ def refuse_secrets(who: str, given: dict, key_env: str | None = None, where: str
         )
 
 
-def received(init_locals: dict) -> dict:
-    """Every keyword argument a wrapper's ``__init__(self, ..., **unknown)`` received, from its ``locals()`` taken
-    first thing: the named ones (defaults included) and the unknown ones, as one dict."""
-    named = {k: v for k, v in init_locals.items() if k not in ("self", "unknown", "__class__")}
-    return {**named, **init_locals.get("unknown", {})}
+@dataclass(frozen=True)
+class Arg:
+    """One model argument, declared once: its name, its default, what it does (``help``; ``shown_default``: the
+    default as a user reads it, where the value itself says little, e.g. "from config.json"), and how a given value
+    is read and checked (``read(who, name, value)``; None: taken as given). A wrapper's ``ARGS`` are the arguments it
+    takes: its settings, the unknown-name and credential checks, ``lm-eval-audio model-args`` and the argument
+    tables in docs/MODELS.md all come from them."""
+
+    name: str
+    default: Any = None
+    help: str = ""
+    shown_default: str | None = None
+    read: Callable[[str, str, Any], Any] | None = None
+    listed: bool = True  # False: lm-eval's own (--batch_size ...), passed to every model, documented by lm-eval
+
+    def value(self, who: str, given: dict):
+        value = given.get(self.name, self.default)
+        return value if self.read is None else self.read(who, self.name, value)
+
+    def default_text(self) -> str:
+        if self.shown_default is not None:
+            return self.shown_default
+        return "none" if self.default is None else f"`{self.default}`"
 
 
-def refuse_unknown(who: str, given: dict, init, ignored=()) -> None:
-    """A credential among the arguments (``given``: all of them, as the wrapper received them, see :func:`received`),
-    or any argument ``init`` (the wrapper's ``__init__``) does not take, is an error. The variable that holds the
-    endpoint's key (``api_key_env=`` or ``llm_api_key_env=``, whichever is given) is checked too; names in
-    ``ignored`` (set by some lm-eval front ends) are let through, but checked for credentials."""
-    import inspect
+# Readers for Arg.read: (who, name, value) -> the value read, or an error naming the argument.
+def flag(who: str, name: str, value) -> bool:
+    return as_bool(who, name, value)
 
+
+def choice(*choices) -> Callable:
+    return lambda who, name, value: one_of(who, name, value, choices)
+
+
+def whole(minimum: int = 1, optional: bool = False) -> Callable:
+    return lambda who, name, value: (None if optional and value is None else number(who, name, value, int, minimum))
+
+
+def real(minimum: float, optional: bool = False) -> Callable:
+    return lambda who, name, value: (None if optional and value is None else number(who, name, value, float, minimum))
+
+
+class Settings:
+    """A wrapper's arguments as read (:func:`read_arguments`), as attributes; :meth:`replace` gives a copy with some
+    changed (the same model under another ``audio=`` condition)."""
+
+    def __init__(self, **values) -> None:
+        self.__dict__.update(values)
+
+    def replace(self, **changes) -> Settings:
+        return type(self)(**{**self.__dict__, **changes})
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.__dict__ == self.__dict__
+
+    def __repr__(self) -> str:
+        return f"Settings({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+
+
+def read_arguments(who: str, args: tuple[Arg, ...], given: dict, ignored: tuple[str, ...] = ()) -> dict:
+    """Every argument of ``args`` read from ``given`` (what the wrapper received: its default where one is not
+    given). A credential among them, or a name ``args`` does not declare, is an error; names in ``ignored`` (set by
+    some lm-eval front ends) are let through, but checked for credentials. The endpoint's key variable
+    (``api_key_env=`` or ``llm_api_key_env=``, whichever is given) is checked too."""
     refuse_secrets(who, given, given.get("api_key_env") or given.get("llm_api_key_env"))
-    taken = [name for name, p in inspect.signature(init).parameters.items()
-             if name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
-    unknown = sorted(k for k in given if k not in taken and k not in ignored)
+    declared = [arg.name for arg in args]
+    unknown = sorted(k for k in given if k not in declared and k not in ignored)
     if unknown:
         import difflib
 
-        accepted = [p for p in taken if p not in _FROM_LM_EVAL]
+        accepted = [name for name in declared if name not in _FROM_LM_EVAL]
         guesses = [f"{name} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(name, accepted, 1, 0.6))
                    else name for name in unknown]
         raise ModelArgsError(f"{who}: unknown model_args {', '.join(guesses)}. Accepted: {', '.join(accepted)}")
+    return {arg.name: arg.value(who, given) for arg in args}
 
 
-def read_before_loading(settings_class, init, model_args: dict):
-    """The settings ``model_args`` give, read as the wrapper's ``__init__`` will read them (its defaults for what is
-    not given), before lm-eval builds the model: a misspelled name, a credential or a bad value is said before a
-    checkpoint is looked for."""
-    import inspect
-
-    defaults = {name: p.default for name, p in inspect.signature(init).parameters.items()
-                if p.default is not inspect.Parameter.empty}
-    return settings_class.read({**defaults, **model_args}, init)
+def argument_table(args: tuple[Arg, ...]) -> str:
+    """The arguments as a Markdown table (docs/MODELS.md holds one per wrapper; ``lm-eval-audio model-args``)."""
+    rows = ["| argument | default | what it does |", "|---|---|---|"]
+    rows += [f"| `{arg.name}` | {arg.default_text()} | {arg.help} |" for arg in args if arg.listed]
+    return "\n".join(rows)

@@ -283,10 +283,7 @@ def check_before_the_model_loads(command: RunCommand) -> None:
     if not command.runs_ours():
         return
     check_data_first(command)
-    if command.model in MODELS:  # the wrapper's own checks: the device named, the checkpoint and its family
-        import importlib
+    if command.model in MODELS:  # the wrapper's own checks: its arguments, the device named, the checkpoint
+        from lm_eval_audio.model_wrappers.registry import wrapper_class
 
-        module, _, name = MODELS[command.model].partition(":")
-        wrapper = getattr(importlib.import_module(module), name)
-        if hasattr(wrapper, "check_before_loading"):
-            wrapper.check_before_loading(command.model_args, command.device)
+        wrapper_class(command.model).check_before_loading(command.model_args, command.device)
