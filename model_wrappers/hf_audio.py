@@ -130,8 +130,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         markers = {"auto": self.adapter.trace_markers(self.processor), "true": reasoning.THINK,
                    "false": None}[settings.thinking]
         self.thinking = reasoning.Thinking.of(markers, settings.thinking_budget, self.adapter.thinking_budget(), WHO)
-        self.run_record = {"family": self.family.name, "system_prompt": self.system_prompt, **self.adapter.record(),
-                           "reasoning_trace": self.thinking.record(), "prompts_from": settings.prompts,
+        self.run_record = {**self.recorded_settings(), "family": self.family.name, "system_prompt": self.system_prompt,
+                           **self.adapter.record(), "reasoning_trace": self.thinking.record(),
                            **greedy.record(settings.generation_config, getattr(self.model, "generation_config", None)),
                            # Requests by kind: audio always in the model's template (unless chat_template=False);
                            # text in it only under lm-eval's --apply_chat_template, as lm-eval's `hf` does.

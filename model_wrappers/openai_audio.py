@@ -78,11 +78,11 @@ OPENAI_AUDIO_ARGS = (
         "exponential backoff and jitter (`retry_base_seconds`, default 1), honouring `Retry-After`",
         read=model_args.whole(0)),
     Arg("timeout", 300.0, "seconds per call", "300", read=model_args.real(0.001)),
-    Arg("max_tokens", 256, "used when a task sets no `max_gen_toks`", read=model_args.whole()),
+    Arg("max_tokens", 256, "used when a task sets no `max_gen_toks`", read=model_args.whole(), recorded_as="max_tokens"),
     Arg("temperature", None, "when given, sent on every request. A task's `top_p`, `seed`, `frequency_penalty` and "
         "`presence_penalty` are passed on; other generation settings are logged as ignored",
-        "the task's (0 for greedy tasks)", read=model_args.real(0, optional=True)),
-    Arg("system_prompt", None, "prepended as a system turn"),
+        "the task's (0 for greedy tasks)", read=model_args.real(0, optional=True), recorded_as="temperature"),
+    Arg("system_prompt", None, "prepended as a system turn", recorded_as="system_prompt"),
     Arg("audio_format", "wav", "`wav` or `mp3` (OpenAI accepts these two)", read=model_args.choice(*encoding.FORMATS)),
     Arg("audio_part", "input_audio", "`input_audio` (OpenAI's form: base64 and a format) or `audio_url` (a "
         "`data:audio/wav;base64,...` URL, which vLLM also accepts)", read=model_args.choice(*AUDIO_PARTS)),
@@ -132,11 +132,9 @@ class OpenAIAudioLM(AudioLM):
         self.thinking = reasoning.Thinking.of(reasoning.THINK if settings.thinking_budget else None,
                                               settings.thinking_budget, None, WHO)
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
-        self.run_record = {"system_prompt": self.system_prompt, "temperature": self.temperature,
-                           "max_tokens": self.max_tokens, "reasoning_trace": self.thinking.record(),
+        self.run_record = {**self.recorded_settings(), "reasoning_trace": self.thinking.record(),
                            "trace_fields_read": ["message.reasoning", "message.reasoning_content",
-                                                 "<think>...</think> in message.content"],
-                           "prompts_from": settings.prompts}
+                                                 "<think>...</think> in message.content"]}
         if settings.check_model:
             self._check_servers()
         self._last_stats: dict = {}

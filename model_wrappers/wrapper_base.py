@@ -28,7 +28,7 @@ def audio_arg() -> Arg:
 def prompts_arg(help_text: str) -> Arg:
     from lm_eval_audio.endpoints.model_args import PROMPT_SOURCES
 
-    return Arg("prompts", "benchmark", help_text, read=choice(*PROMPT_SOURCES))
+    return Arg("prompts", "benchmark", help_text, read=choice(*PROMPT_SOURCES), recorded_as="prompts_from")
 
 
 # What lm-eval passes every model (its --batch_size, --max_batch_size and --device).
@@ -71,6 +71,10 @@ class AudioLM(LM):
         """The seam's checks before lm-eval builds the model (the arguments, read as the wrapper will read them);
         a wrapper adds the device and checkpoint it names."""
         cls.read_settings(model_args)
+
+    def recorded_settings(self) -> dict:
+        """The settings the results record (``lm_eval_audio_model``), under the keys their arguments declare."""
+        return {arg.recorded_as: getattr(self.settings, arg.name) for arg in self.ARGS if arg.recorded_as}
 
     @classmethod
     def arguments_help(cls) -> str:

@@ -124,7 +124,7 @@ class Arg:
     default as a user reads it, where the value itself says little, e.g. "from config.json"), and how a given value
     is read and checked (``read(who, name, value)``; None: taken as given). A wrapper's ``ARGS`` are the arguments it
     takes: its settings, the unknown-name and credential checks, ``lm-eval-audio model-args`` and the argument
-    tables in docs/MODELS.md all come from them."""
+    tables in docs/MODELS.md all come from them, and the settings the results record (``recorded_as``)."""
 
     name: str
     default: Any = None
@@ -132,6 +132,7 @@ class Arg:
     shown_default: str | None = None
     read: Callable[[str, str, Any], Any] | None = None
     listed: bool = True  # False: lm-eval's own (--batch_size ...), passed to every model, documented by lm-eval
+    recorded_as: str | None = None  # its key in the results' lm_eval_audio_model, where the results record it
 
     def value(self, who: str, given: dict):
         value = given.get(self.name, self.default)
