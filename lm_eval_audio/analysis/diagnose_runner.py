@@ -19,10 +19,10 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     from lm_eval import simple_evaluate
     from lm_eval.api.registry import get_model
     from lm_eval.loggers import EvaluationTracker
-    from lm_eval.loggers.evaluation_tracker import GeneralConfigTracker
     from lm_eval.tasks import TaskManager
-    from lm_eval.utils import sanitize_model_name, simple_parse_args_string
+    from lm_eval.utils import simple_parse_args_string
 
+    from lm_eval_audio.harness.tracker_naming import folder_name, lm_eval_model_name, save_as_named
     from lm_eval_audio.model_wrappers.registry import results_folder_name
 
     model_args = args.model_args or ""
@@ -47,9 +47,9 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
         model_args, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
     if not hasattr(lm, "under"):
         raise SystemExit(f"diagnose: --model {args.model} takes no audio= condition; use hf-audio, openai-audio or cascade")
-    default_name = GeneralConfigTracker._get_model_name(model_args) or args.model
+    default_name = lm_eval_model_name(model_args) or args.model
     # The full run's folder, where the summary goes: named as the harness names it.
-    base_name = sanitize_model_name(results_folder_name(default_name, lm.results_name, lm.audio_condition))
+    base_name = folder_name(results_folder_name(default_name, lm.results_name, lm.audio_condition))
     # lm-eval keys cached answers by the request alone: other model arguments get another cache.
     settings = hashlib.sha256(f"{args.model}|{model_args}".encode()).hexdigest()[:12]
     cache = args.use_cache or os.path.join(args.output_path, base_name, "request_cache", settings, "requests")
@@ -60,7 +60,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
     def run(model, model_name: str, source: str, run_args: str, use_cache: str | None, run_tasks=None,
             switch=None, output_path=None) -> dict:
         """One condition through lm-eval, saved as ``lm_eval --output_path ... --log_samples`` saves it; ``model_name``:
-        lm-eval's own name for the run (``GeneralConfigTracker._get_model_name``), which the harness makes ours
+        lm-eval's own name for the run (``tracker_naming.lm_eval_model_name``), which the harness makes ours
         when it saves the results, as for any run of our models (``registry.results_folder_name`` with the model's
         ``results_name`` and ``audio_condition``). ``switch``: the --metadata that gives ``run_tasks`` the text said in
         each clip in place of the clip."""
@@ -73,17 +73,10 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
             batch_size=args.batch_size, device=args.device, num_fewshot=args.num_fewshot, gen_kwargs=args.gen_kwargs,
             apply_chat_template=args.apply_chat_template, system_instruction=args.system_instruction,
         )
-        # A pre-built model is "CUSTOM" to lm-eval: name the run as `lm_eval --model ...` would have named it.
-        config = tracker.general_config_tracker
-        config.model_source = source
-        config.model_name = model_name
-        config.model_name_sanitized = sanitize_model_name(model_name)
-        results["config"]["model"] = source
+        # A pre-built model is "CUSTOM" to lm-eval: the run named as `lm_eval --model ...` would have named it.
         samples = results.pop("samples")
-        tracker.save_results_aggregated(results=results, samples=samples)
-        for task in results["configs"]:
-            tracker.save_results_samples(task_name=task, samples=samples[task])
-        return {**results, "samples": samples, "date_id": tracker.date_id}
+        date_id = save_as_named(tracker, results, samples, source, model_name)
+        return {**results, "samples": samples, "date_id": date_id}
 
     per_condition = {}
     for label in condition_labels(args.fragments):
@@ -103,7 +96,7 @@ def evaluate_conditions(args) -> tuple[dict[str, dict], str]:
                  args.text_backbone_model, args.text_backbone)
         backbone = get_model(args.text_backbone_model).create_from_arg_string(
             args.text_backbone, {"batch_size": args.batch_size, "max_batch_size": None, "device": args.device})
-        name = GeneralConfigTracker._get_model_name(args.text_backbone) or args.text_backbone_model
+        name = lm_eval_model_name(args.text_backbone) or args.text_backbone_model
         # No request cache: lm-eval's key would hash the audio references, which this model never reads.
         per_condition[text_backbone.LABEL] = run(text_backbone.TextPromptsOnly(backbone), f"{name}__text-backbone",
                                                  args.text_backbone_model, args.text_backbone, None)

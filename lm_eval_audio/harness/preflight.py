@@ -35,7 +35,7 @@ def preflight(tasks: dict) -> bool:
         # results JSON: no credential among them.
         refuse_secrets("lm-eval-audio", metadata, where="metadata")
         need = metadata.get("judge")
-        if not need or "bypass" in getattr(task, "_metric_fn_list", {}):
+        if not need or predicts_only(task):
             continue
         config = judge_config.resolve(metadata, task_judge.benchmark_key(name))
         if config is not None:
@@ -77,6 +77,14 @@ def preflight(tasks: dict) -> bool:
             len(optional_without), shown, f" ({what})" if what else "", judge_config.HOW_TO_CONFIGURE,
         )
     return bool(configs) or smoke_started
+
+
+def predicts_only(task) -> bool:
+    """Whether lm-eval runs ``task`` with ``--predict_only``: it then gives the task the one metric ``bypass``
+    (``override_metric``), which the task's public ``higher_is_better()`` lists (its metrics, as lm-eval's private
+    ``_metric_fn_list`` does; ``harness/targets.py`` checks lm-eval still marks the run so)."""
+    metrics = getattr(task, "higher_is_better", None)
+    return callable(metrics) and "bypass" in (metrics() or {})
 
 
 def check_each(configs: dict) -> dict:
