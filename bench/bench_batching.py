@@ -27,7 +27,7 @@ import torch
 from lm_eval.api.instance import Instance
 
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
-from lm_eval_audio.testing.tiny_models import build_qwen2_audio
+from lm_eval_audio.testing.tiny_models.qwen2_audio import build_qwen2_audio
 
 
 def main() -> None:

@@ -196,7 +196,7 @@ def tiny_model_seconds_per_item(work: Path, n_requests: int = 64) -> float:
 
     from lm_eval_audio.tasks.airbench import data as airbench
     from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
-    from lm_eval_audio.testing.tiny_models import build_qwen2_audio
+    from lm_eval_audio.testing.tiny_models.qwen2_audio import build_qwen2_audio
 
     torch.set_num_threads(2)
     docs = airbench.load_items(work / f"snapshot_{FULL_SIZE}" if (work / f"snapshot_{FULL_SIZE}").is_dir()

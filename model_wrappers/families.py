@@ -1,4 +1,5 @@
-"""Which model families ``hf-audio`` runs, found from the checkpoint's ``config.json`` before any weight loads.
+"""What a model family is to ``hf-audio`` (:class:`Family`), and the families it refuses (:data:`REFUSED`); which
+family a checkpoint is, from its ``config.json`` before any weight loads, is ``family_adapters.resolve``.
 
 A family is run only where a tiny model of its real transformers classes shows the prompt tokens, batch
 invariance and audio reaching the model (``tests/test_model_families.py``). A family that is known to go
@@ -12,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lm_eval_audio.model_wrappers import served_families
-
 GENERIC = "generic"
 
 
@@ -24,24 +23,10 @@ class Family:
     example: str
 
 
-QWEN2_AUDIO = Family("Qwen2-Audio", ("qwen2_audio",), "Qwen/Qwen2-Audio-7B-Instruct")
-GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech", "granite_speech_plus"), "ibm-granite/granite-speech-3.3-2b")
-GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
-QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
-PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
-VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507")
-GEMMA4 = Family("Gemma 4", ("gemma4",), "google/gemma-4-E4B-it")
-AUDIO_FLAMINGO_3 = Family("Audio Flamingo 3", ("audioflamingo3",), "nvidia/audio-flamingo-3-hf")
-MUSIC_FLAMINGO = Family("Music Flamingo", ("musicflamingo",), "nvidia/music-flamingo-2601-hf")
-QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct")
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 
-# How each runs: family_adapters.py.
-PROVEN = (QWEN2_AUDIO, GRANITE_SPEECH, GEMMA3N, QWEN2_5_OMNI, PHI4_MULTIMODAL, VOXTRAL, QWEN3_OMNI, AUDIO_FLAMINGO_3,
-          MUSIC_FLAMINGO, GEMMA4)
-
-_SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
+SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
 
 # model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
 # tiny model of the family's own classes (transformers 5.23); see the family table in docs/MODELS.md, "Model families".
@@ -75,52 +60,6 @@ REFUSED: dict[str, tuple[str, str]] = {
                       "WER would count as words"),
 }
 
+
 class UnsupportedFamily(ValueError):
     """A checkpoint whose family hf-audio does not run; the message is one line saying what to do."""
-
-
-def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
-    """:class:`UnsupportedFamily` for a family known to go wrong, or one transformers does not implement;
-    checked before the processor loads (a refused family's processor may need packages we do not install)."""
-    if family not in (None, GENERIC):
-        raise UnsupportedFamily(f"hf-audio: family={family!r} is not an option; leave it out, or pass family=generic")
-    model_type = str((config or {}).get("model_type", ""))
-    # A model_type we know decides (a fine-tuned Qwen2-Audio in a folder named after another family is Qwen2-Audio);
-    # the name is read for checkpoints whose config.json says nothing we know.
-    served = None if proven(config) or model_type in REFUSED else served_families.recognise(pretrained, config)
-    if served:
-        raise UnsupportedFamily(served_families.refusal(served, pretrained))
-    if model_type in REFUSED:
-        name, why = REFUSED[model_type]
-        raise UnsupportedFamily(
-            f"hf-audio: {name} ({pretrained!r}, model_type {model_type}) is not supported yet: {why}; {_SERVE}, "
-            "or evaluate a supported family (see docs/MODELS.md, 'Model families')"
-        )
-
-
-def proven(config: dict | None) -> Family | None:
-    """The proven family of a checkpoint's config.json, if it is one."""
-    model_type = str((config or {}).get("model_type", ""))
-    return next((f for f in PROVEN if model_type in f.model_types), None)
-
-
-def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, family: str | None) -> Family:
-    """The family to run ``pretrained`` as, or :class:`UnsupportedFamily`.
-
-    ``config`` is the checkpoint's config.json as a dict (None if unreadable); ``family`` the ``family=``
-    model argument (None or ``generic``).
-    """
-    refuse_known(pretrained, config, family)
-    model_type = str((config or {}).get("model_type", ""))
-    if family == GENERIC:
-        return GENERIC_PATH
-    if family_of_config := proven(config):
-        return family_of_config
-    if not has_audio_processor:
-        return TEXT_ONLY
-    raise UnsupportedFamily(
-        f"hf-audio: {pretrained!r} (model_type {model_type or 'unknown'}) is an audio family hf-audio has not been "
-        f"proven on ({', '.join(f.name for f in PROVEN)} are); pass family=generic in --model_args to run it through "
-        "the generic path (processor audio=, chat template, generate) and check the prompts in the logged samples, "
-        f"or {_SERVE}"
-    )

@@ -21,7 +21,7 @@ from collections import OrderedDict
 
 
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
+from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
@@ -55,7 +55,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         weight or the processor loads: a refused family, or one without its package, may not even load one
         (Voxtral without mistral_common)."""
         config = checkpoints.config_json(WHO, pretrained, revision, gguf_file)
-        families.refuse_known(pretrained, config, family)
+        family_adapters.refuse_known(pretrained, config, family)
         family_adapters.check_packages(pretrained, config)
         return config
 
@@ -105,7 +105,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
             pretrained, trust_remote_code=settings.trust_remote_code, revision=settings.revision, **gguf
         )
         self.tokenizer = getattr(self.processor, "tokenizer", None) or self.processor
-        self.family = families.resolve(pretrained, config, self._feature_extractor() is not None, settings.family)
+        self.family = family_adapters.resolve(pretrained, config, self._feature_extractor() is not None, settings.family)
         log.info("hf-audio: %s runs as family %s", pretrained, self.family.name)
         self.adapter = family_adapters.for_family(self.family, pretrained, config, settings.revision)
         self.adapter.prepare_processor(self.processor)

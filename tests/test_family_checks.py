@@ -14,7 +14,7 @@ from conftest import REPO, run_cli
 from conftest import gen_request as gen
 from conftest import ll_request as ll
 
-from lm_eval_audio.model_wrappers import families
+from lm_eval_audio.model_wrappers import families, family_adapters
 from lm_eval_audio.model_wrappers.families import UnsupportedFamily
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
@@ -68,11 +68,11 @@ def test_families_transformers_does_not_implement_name_the_way_to_evaluate_them(
 
 def test_an_unknown_audio_family_needs_family_generic():
     with pytest.raises(UnsupportedFamily, match="model_type dots3_note.*pass family=generic"):
-        families.resolve("dots-studio/dots3-note-prev", {"model_type": "dots3_note"}, True, None)
-    assert families.resolve("dots", {"model_type": "dots3_note"}, True, "generic") is families.GENERIC_PATH
-    assert families.resolve("HuggingFaceTB/SmolLM2", {"model_type": "llama"}, False, None) is families.TEXT_ONLY
+        family_adapters.resolve("dots-studio/dots3-note-prev", {"model_type": "dots3_note"}, True, None)
+    assert family_adapters.resolve("dots", {"model_type": "dots3_note"}, True, "generic") is families.GENERIC_PATH
+    assert family_adapters.resolve("HuggingFaceTB/SmolLM2", {"model_type": "llama"}, False, None) is families.TEXT_ONLY
     with pytest.raises(UnsupportedFamily, match="family='qwen' is not an option"):
-        families.resolve("x", {"model_type": "qwen2_audio"}, True, "qwen")
+        family_adapters.resolve("x", {"model_type": "qwen2_audio"}, True, "qwen")
 
 
 def test_the_refusal_reaches_the_lm_eval_user_as_one_line(tmp_path):

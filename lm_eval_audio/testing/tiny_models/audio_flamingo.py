@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish, builds
 
 AF3_SYSTEM_PROMPT = "You are a helpful assistant."
 # Music Flamingo's default system prompt, as transformers' convert_musicflamingo_to_hf.py writes it into the
@@ -53,6 +53,7 @@ _AUDIO_CONFIG = {"model_type": "audioflamingo3_encoder", "hidden_size": 16, "num
                  "initializer_range": 0.2}
 
 
+@builds("audioflamingo3")
 def build_audioflamingo3(out_dir: str, seed: int = 0) -> str:
     from transformers import (AudioFlamingo3Config, AudioFlamingo3ForConditionalGeneration, AudioFlamingo3Processor,
                               WhisperFeatureExtractor)
@@ -72,6 +73,7 @@ def build_audioflamingo3(out_dir: str, seed: int = 0) -> str:
     return finish(model, tokenizer, processor, out_dir)
 
 
+@builds("musicflamingo")
 def build_musicflamingo(out_dir: str, seed: int = 0) -> str:
     from transformers import (MusicFlamingoConfig, MusicFlamingoForConditionalGeneration, MusicFlamingoProcessor,
                               WhisperFeatureExtractor)

@@ -3,6 +3,8 @@ library, and saving a model with its processor."""
 
 from __future__ import annotations
 
+import functools
+
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast
 
@@ -35,3 +37,20 @@ def finish(model, tokenizer, processor, out_dir):
     model.eval().save_pretrained(out_dir)
     processor.save_pretrained(out_dir)
     return out_dir
+
+
+# arch -> build(out_dir, seed=0) -> the folder: each family's module registers its builders where it defines them
+# (``tiny_models.BUILDERS``; the tests' ``tiny_<arch>`` fixtures are made from it).
+BUILDERS: dict = {}
+
+
+def builds(arch: str, **options):
+    """A decorator: the function builds the tiny model ``arch`` (``options``: those of a variant of the family)."""
+
+    def add(build):
+        if arch in BUILDERS:
+            raise ValueError(f"two tiny-model builders for {arch}")
+        BUILDERS[arch] = functools.partial(build, **options) if options else build
+        return build
+
+    return add

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish, builds
 
 
 # The chat template transformers' Gemma 3n conversion script writes into the instruction-tuned checkpoints
@@ -38,6 +38,7 @@ GEMMA3N_CHAT_TEMPLATE = (
 )
 
 
+@builds("gemma3n")
 def build_gemma3n(out_dir: str, seed: int = 0) -> str:
     """Gemma 3n in small. Its vocabulary as the checkpoint's: text tokens, then the vision tokens (from
     <end_of_image>, with <image_soft_token> next), then the audio tokens (from <end_of_audio>, with

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import torch
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish, builds
 
 
 # google/gemma-4-E2B-it / E4B-it chat_template.jinja, byte for byte (source: the module docstring).
@@ -427,6 +427,7 @@ _NAMED_TOKENS = {
 }  # fmt: skip
 
 
+@builds("gemma4")
 def build_gemma4(out_dir: str, seed: int = 0) -> str:
     """Gemma 4 (E2B/E4B layout) in small: hidden size 32, two text layers (sliding, then full attention: the last
     layer is always full), one conformer layer, one vision layer. Saves model, processor (with the published

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, builds
 
 
 # The prompt format of the Gemma model cards ("<bos><start_of_turn>user\n{prompt}<end_of_turn>\n
@@ -22,6 +22,7 @@ GEMMA_CHAT_TEMPLATE = (
 )
 
 
+@builds("gemma_text")
 def build_gemma_text(out_dir: str, seed: int = 0) -> str:
     """A text-only Gemma whose tokenizer adds BOS, as Gemma's does."""
     from tokenizers import processors

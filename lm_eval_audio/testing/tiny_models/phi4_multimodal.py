@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish, builds
 
 
 # Phi-4-multimodal-instruct's chat template in its transformers form (as transformers' processor tests carry it):
@@ -25,6 +25,7 @@ PHI4_MULTIMODAL_CHAT_TEMPLATE = (
 )
 
 
+@builds("phi4_multimodal")
 def build_phi4_multimodal(out_dir: str, seed: int = 0, lora: bool = True) -> str:
     """Phi-4-multimodal in small, laid out as the checkpoint: the base model at the root, the chat template
     with the tokenizer, and a speech LoRA (rank 4 on the decoder's qkv_proj, o_proj, gate_up_proj and down_proj,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, builds
 
 
 # Qwen2.5-Omni-7B's chat template (as transformers' own processor tests carry it): Qwen2-Audio's turns with a
@@ -34,6 +34,7 @@ QWEN2_5_OMNI_CHAT_TEMPLATE = (
 )
 
 
+@builds("qwen2_5_omni")
 def build_qwen2_5_omni(out_dir: str, seed: int = 0) -> str:
     """Qwen2.5-Omni in small, saved as the published checkpoints are: one config.json for the whole model
     (``enable_audio_output`` true, so transformers' top-level class would build and run the speech talker),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, finish, builds
 
 
 # Same rendering as the Qwen2-Audio-7B-Instruct hub template.
@@ -27,6 +27,7 @@ QWEN2_AUDIO_CHAT_TEMPLATE = (
 )
 
 
+@builds("qwen2_audio")
 def build_qwen2_audio(out_dir: str, seed: int = 0) -> str:
     from transformers import (
         Qwen2AudioConfig,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import torch
 from transformers import PreTrainedTokenizerFast
 
-from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer
+from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, builds
 
 NAMED_TOKENS = {"image_token": "<|image_pad|>", "audio_token": "<|audio_pad|>", "video_token": "<|video_pad|>",
                 "vision_bos_token": "<|vision_start|>", "vision_eos_token": "<|vision_end|>",
@@ -69,6 +69,9 @@ def _thinker_config(tokenizer):
     )  # fmt: skip
 
 
+@builds("qwen3_omni")
+@builds("qwen3_omni_thinking", variant="thinking")
+@builds("qwen3_omni_thinker", variant="thinker")
 def build_qwen3_omni(out_dir: str, seed: int = 0, variant: str = "instruct") -> str:
     """``variant``: ``instruct`` (saved as the published Instruct checkpoint: one config.json for the whole model with
     ``enable_audio_output`` set, so transformers' top-level class would build and run the talker; the thinker's

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from lm_eval_audio.testing.tiny_models.common import builds
+
 import torch
 
 # Voxtral-Mini-3B-2507's tokenizer is a tekken.json read by mistral_common, which renders the prompt itself (the
@@ -45,6 +47,7 @@ def write_tekken(path: str, num_special: int = _VOXTRAL_NUM_SPECIAL) -> str:
     return path
 
 
+@builds("voxtral")
 def build_voxtral(out_dir: str, seed: int = 0) -> str:
     """Voxtral in small: a Whisper-style encoder over 30 s windows of 128 mel bins (1,500 frames), a projector
     that stacks 4 frames per audio token (its input is the encoder's intermediate size, 4 x its hidden size), a

@@ -1,0 +1,54 @@
+"""Qwen3-Omni (Instruct, Thinking, Captioner): its thinker alone, its thinking budget."""
+
+from __future__ import annotations
+
+
+from lm_eval_audio.model_wrappers import reasoning
+from lm_eval_audio.model_wrappers.families import Family
+from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
+
+QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct")
+
+
+# Qwen3-Omni-30B-A3B-Thinking: the model card's (QwenLM/Qwen3-Omni README, "vLLM Usage") sampling settings for the
+# Thinking model give max_tokens=16384 (with max_model_len 32768).
+QWEN3_OMNI_THINKING_BUDGET = 16384
+
+
+@register(QWEN3_OMNI)
+class Qwen3OmniAdapter(FamilyAdapter):
+    """Qwen3-Omni (Instruct, Thinking, Captioner; and a thinker saved on its own, ``qwen3_omni_moe_thinker``): the
+    thinker alone. The Instruct checkpoint sets ``enable_audio_output``, so transformers' top-level class builds
+    the speech talker and code2wav as well, its ``generate()`` runs them and caps the answer at its own
+    ``thinker_max_new_tokens``. The thinker (audio encoder, vision encoder, MoE text model) loads from any of the
+    layouts, generates text with the task's settings and scores continuations; the talker's weights stay on disk.
+    Its processor pads the clips of a call to the longest and truncates none (chunk_length 300 s, truncation off),
+    so a clip is heard whole; a clip padded next to a longer one encodes differently at its last frames, so
+    requests with audio are generated one at a time. The processor loads a torchvision video processor."""
+
+    does = "the thinker alone (no talker or code2wav loaded), requests with audio generated one at a time"
+    clips_alone = True
+
+    def needs(self) -> list[tuple[str, str, str]]:
+        return [("torchvision", "qwen3-omni", "the video processor its processor loads")]
+
+    def load(self, load_kwargs: dict):
+        from transformers import Qwen3OmniMoeThinkerForConditionalGeneration
+
+        return Qwen3OmniMoeThinkerForConditionalGeneration.from_pretrained(self.pretrained, **load_kwargs)
+
+    def audio_window_seconds(self, from_processor: float | None) -> float | None:
+        return None  # the processor truncates nothing: the whole clip reaches the audio encoder
+
+    def trace_markers(self, processor) -> reasoning.TraceMarkers | None:
+        # The Thinking checkpoint, by its name (the Hub id's or the folder's own, not a parent folder's), whether or
+        # not its template opens the trace in the prompt.
+        thinking = "thinking" in str(self.pretrained).rstrip("/").rsplit("/", 1)[-1].lower()
+        return super().trace_markers(processor) or (reasoning.THINK if thinking else None)
+
+    def thinking_budget(self) -> int | None:
+        return QWEN3_OMNI_THINKING_BUDGET
+
+    def record(self) -> dict:
+        return {"model": "the thinker only (text out); the speech talker and code2wav are not loaded",
+                **super().record()}
