@@ -448,7 +448,8 @@ def test_an_error_while_fetching_several_files_names_what_the_command_asked_and_
 
 
 def test_a_clips_snapshot_keeps_the_benchmark_and_local_folder_its_repository_was_opened_with(tmp_path, monkeypatch):
-    """Clips are found by their path in the cache (``snapshot_of``): their errors name what the benchmark named."""
+    """A clip keeps the snapshot its document was built from (``Snapshot.problem`` remembers it; ``clips_of`` reads
+    it, never parsing the path back): its errors name what the benchmark named."""
     from huggingface_hub import constants
 
     commit = "a" * 40
@@ -459,6 +460,10 @@ def test_a_clips_snapshot_keeps_the_benchmark_and_local_folder_its_repository_wa
     (tmp_path / "datasets--org--bench" / "refs" / "main").write_text(commit)
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    hub_data.open_snapshot("org/bench", None, "Bench", "BENCH_DATA_DIR")
-    found = hub_data.snapshot_of(tmp_path / "datasets--org--bench" / "snapshots" / commit / "clips" / "x.wav")
-    assert found is not None and (found[0].benchmark, found[0].local_folder) == ("Bench", "BENCH_DATA_DIR")
+    snapshot = hub_data.open_snapshot("org/bench", None, "Bench", "BENCH_DATA_DIR")
+    clip = str(tmp_path / "datasets--org--bench" / "snapshots" / commit / "clips" / "x.wav")
+    assert hub_data.clips_of([clip]) == {}  # no document named it yet: a path alone says nothing
+    assert snapshot.problem(clip) == ""  # as a loader checks each clip it puts in a document
+    found = hub_data.clips_of([clip, {"path": clip, "unavailable": "missing"}, str(tmp_path / "local.wav")])
+    assert list(found) == [snapshot] and [f.path for f in found[snapshot]] == ["clips/x.wav"]
+    assert (snapshot.benchmark, snapshot.local_folder) == ("Bench", "BENCH_DATA_DIR")

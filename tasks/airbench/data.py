@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.author_prompts import OwnFormat
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage import jsonl
 # The ``dataset_name`` of every item of the bundled sample (make_sample.py): whatever reports on it says so.
 from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET  # noqa: F401
@@ -68,7 +68,6 @@ _REQUIRED = {
     "Chat": ("path", "question", "answer_gt", "task_name", "dataset_name", "meta_info", "uniq_id"),
 }
 
-REPO = "qyang1021/AIR-Bench-Dataset"
 # The model authors' prompts (--model_args ...,prompts=authors), per track. Qwen2-Audio's chat evaluation
 # (QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_chat.py:55-63) asks each item's query as AIR-Bench writes it, with
 # the system turn 'You are a helpful assistant.', on the Instruct model; no family publishes a Foundation prompt.
@@ -78,17 +77,21 @@ AUTHORS_PROMPTS = {
                                       "Qwen2-Audio-7B-Instruct with its chat template and the system turn 'You are a "
                                       "helpful assistant.'")},
 }
-DOWNLOAD_HELP = (
-    "Unset AIRBENCH_DATA_DIR to let the tasks fetch what they need from the Hub, or point it (or --metadata "
-    "'{\"airbench_data_dir\": ...}') at a copy of qyang1021/AIR-Bench-Dataset (`hf download "
-    "qyang1021/AIR-Bench-Dataset --repo-type dataset --local-dir /data/AIR-Bench-Dataset`) that holds "
-    "Foundation/Foundation_meta.json and Chat/Chat_meta.json. "
-    "To try the tasks without the data, run the synthetic `airbench_sample` group."
-)
 
 
 class AirBenchDataError(ValueError):
     """The snapshot or one of its items cannot be used; the message says how to fix it."""
+
+
+DATA = DataSpec(
+    "AIR-Bench", "AIRBENCH_DATA_DIR", "airbench_data_dir", hub="qyang1021/AIR-Bench-Dataset",
+    sample=Path(__file__).resolve().parent / "sample_data",
+    holds="Foundation/Foundation_meta.json and Chat/Chat_meta.json", error=AirBenchDataError,
+    advice="Unset {variable} to let the tasks fetch what they need from the Hub, or point it (or --metadata "
+    "'{{\"{metadata_key}\": ...}}') at a copy of {repo} (`hf download {repo} --repo-type dataset --local-dir "
+    "/data/AIR-Bench-Dataset`) that holds {holds}. To try the tasks without the data, run the synthetic "
+    "`{sample_group}` group.")
+REPO, DOWNLOAD_HELP = DATA.repo, DATA.help()
 
 
 class TaskDataAbsent(AirBenchDataError):
@@ -100,7 +103,7 @@ class TaskDataAbsent(AirBenchDataError):
 
 def sample_root() -> Path:
     """The bundled synthetic stand-in (``airbench_sample``), in the official layout."""
-    return Path(__file__).resolve().parent / "sample_data"
+    return DATA.sample
 
 
 def _meta_file(track: str) -> str:
@@ -111,18 +114,14 @@ def data_source(metadata: dict, tracks=tuple(_REQUIRED), sample: bool = False) -
     """The bundled sample (``sample``), else the local folder the metadata or environment names (it wins), else the
     Hub repository with the meta files of ``tracks`` fetched; the audio comes later, for the items a run evaluates.
     The source records the meta files of ``tracks`` it holds: the files a task of those tracks reads."""
-    if sample:
-        return _local(sample_root(), tracks)
-    raw = metadata.get("airbench_data_dir") or os.environ.get("AIRBENCH_DATA_DIR")
-    if raw:
-        root = Path(raw).expanduser()
-        if not root.is_dir():
-            raise AirBenchDataError(f"AIR-Bench data folder {str(root)!r} does not exist. " + DOWNLOAD_HELP)
-        if not any((root / _meta_file(track)).is_file() for track in _REQUIRED):
+    source = resolve(DATA, metadata, sample)
+    snapshot = source.snapshot
+    if snapshot is None:
+        root = source.root
+        if not sample and not any((root / _meta_file(track)).is_file() for track in _REQUIRED):
             raise AirBenchDataError(f"{root} holds neither Foundation/Foundation_meta.json nor Chat/Chat_meta.json: it "
                                     "is not an AIR-Bench snapshot. " + DOWNLOAD_HELP)
         return _local(root, tracks)
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "AIR-Bench", "AIRBENCH_DATA_DIR")
     metas = [snapshot.files[_meta_file(t)] for t in tracks if _meta_file(t) in snapshot.files]
     snapshot.fetch(metas, "AIR-Bench " + "/".join(tracks) + " metadata", needed_to_plan=True)
     return DataSource(snapshot.root, snapshot, tuple(f.path for f in metas))

@@ -12,10 +12,12 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
-SPEC = speech_sets.SpeechSet(
-    name="AISHELL-1", repo="TwinkStart/AISHELL-1", env="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir",
-    layout="data/test-*.parquet (columns audio, text)", folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="AISHELL-1", variable="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir", hub="TwinkStart/AISHELL-1",
+    holds="data/test-*.parquet (columns audio, text)",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): AISHELL-1's question
 PROMPT = "请把这段语音转录成文本。"
 # The model authors' prompts (--model_args ...,prompts=authors): their Mandarin speech recognition prompts, and

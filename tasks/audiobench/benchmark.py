@@ -7,7 +7,7 @@ def check_data(tasks: list[str], metadata: dict) -> None:
     """Each dataset the run names is in the local data root, or fetched from the Hub; a group's members, in a local
     root, may be absent (the group is then PARTIAL), and on the Hub each member's repository answers (or the cache
     holds it, offline): their shards come as each loads."""
-    from lm_eval_audio.benchmarks.hub_data import open_snapshot, revision_for
+    from lm_eval_audio.benchmarks.data_spec import resolve
     from lm_eval_audio.benchmarks.registry import task_configs
     from lm_eval_audio.tasks.audiobench import data
 
@@ -21,8 +21,7 @@ def check_data(tasks: list[str], metadata: dict) -> None:
             for member in task_configs([task]):
                 dataset = data.DATASETS.get(member.removeprefix("audiobench_"))
                 if dataset is not None:
-                    repo = f"AudioLLMs/{dataset.repo}"
-                    open_snapshot(repo, revision_for(repo, metadata), "AudioBench", "AUDIOBENCH_DATA_DIR")
+                    resolve(data.spec_for(dataset), metadata)
 
 
 BENCHMARK = Benchmark(

@@ -25,13 +25,13 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, chosen, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.tasks.audiobench.templates import (
     FIGURE2_ASR_PROMPTS,
     FIGURE2_SOURCE,
@@ -110,18 +110,28 @@ DEFAULT_PROMPT_SEED = 0
 def download_help(dataset: Dataset, root: Path | None = None) -> str:
     if root is not None:
         return (f"Download it with `hf download AudioLLMs/{dataset.repo} --repo-type dataset "
-                f"--local-dir {root / dataset.repo}`, or unset AUDIOBENCH_DATA_DIR to let the task fetch it. "
+                f"--local-dir {root / dataset.repo}`, or unset {DATA.variable} to let the task fetch it. "
                 "docs/AUDIOBENCH.md lists the 26 repositories.")
     return (
-        "Unset AUDIOBENCH_DATA_DIR to let each task fetch its dataset from the Hub, or download it with "
+        f"Unset {DATA.variable} to let each task fetch its dataset from the Hub, or download it with "
         f"`hf download AudioLLMs/{dataset.repo} --repo-type dataset --local-dir /data/audiobench/{dataset.repo}` and "
-        "set AUDIOBENCH_DATA_DIR=/data/audiobench (or --metadata '{\"audiobench_data_dir\": \"/data/audiobench\"}'). "
+        f"set {DATA.variable}=/data/audiobench (or --metadata '{{\"{DATA.metadata_key}\": \"/data/audiobench\"}}'). "
         "docs/AUDIOBENCH.md lists the 26 repositories."
     )
 
 
 class AudioBenchDataError(ValueError):
     """A snapshot, file or option that cannot be used; the message says how to fix it."""
+
+
+# A local root holds one folder per dataset; on the Hub each dataset is its own repository (``spec_for``)
+DATA = DataSpec("AudioBench", "AUDIOBENCH_DATA_DIR", "audiobench_data_dir", error=AudioBenchDataError,
+                advice=lambda spec, root: download_help(DATASETS["librispeech_test_clean"], root))
+
+
+def spec_for(dataset: Dataset) -> DataSpec:
+    """Where one dataset comes from: the local root's folder for it, or its repository ``AudioLLMs/<repo>``."""
+    return replace(DATA, hub=f"AudioLLMs/{dataset.repo}", advice=lambda spec, root: download_help(dataset, root))
 
 
 class DatasetAbsent(AudioBenchDataError):
@@ -188,19 +198,15 @@ def chunk_seconds(metadata: dict) -> float:
 
 
 def local_root(metadata: dict) -> str | None:
-    return metadata.get("audiobench_data_dir") or os.environ.get("AUDIOBENCH_DATA_DIR") or None
+    return chosen(DATA, metadata)
 
 
 def data_root(metadata: dict, dataset: Dataset | None = None) -> Path:
     """The local snapshot folder; without ``dataset`` (a group of several), the error names no one dataset."""
-    raw = local_root(metadata)
     example = dataset or DATASETS["librispeech_test_clean"]
-    if not raw:
+    if not local_root(metadata):
         raise AudioBenchDataError("no local AudioBench folder is set. " + download_help(example))
-    root = Path(raw).expanduser()
-    if not root.is_dir():
-        raise AudioBenchDataError(f"AudioBench data folder {str(root)!r} does not exist. " + download_help(example, root))
-    return root
+    return resolve(spec_for(example), metadata).root
 
 
 def dataset_folder(root: Path, dataset: Dataset, notes: DataNotes) -> Path:
@@ -218,11 +224,11 @@ def dataset_folder(root: Path, dataset: Dataset, notes: DataNotes) -> Path:
 def dataset_source(metadata: dict, dataset: Dataset, notes: DataNotes | None = None) -> DataSource:
     """The dataset's folder in the local snapshot (which wins), else its repository's test shards fetched from
     the Hub."""
-    if local_root(metadata):
-        folder = dataset_folder(data_root(metadata, dataset), dataset, notes or DataNotes())
+    source = resolve(spec_for(dataset), metadata)
+    snapshot = source.snapshot
+    if snapshot is None:
+        folder = dataset_folder(source.root, dataset, notes or DataNotes())
         return DataSource(folder)  # the files read are known once the table is found (load_docs)
-    repo = f"AudioLLMs/{dataset.repo}"
-    snapshot = open_snapshot(repo, revision_for(repo, metadata), "AudioBench", "AUDIOBENCH_DATA_DIR")
     shards = snapshot.matching("data/test-*.parquet", "data/test/*.parquet", "test-*.parquet")
     if not shards:
         raise AudioBenchDataError(f"audiobench_{dataset.name}: {snapshot.label} lists no test shards "

@@ -14,50 +14,48 @@ clip (``judges``).
 from __future__ import annotations
 
 import logging
-import os
 from collections import Counter
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import leaves_folder
 
 log = logging.getLogger("lm_eval.audio.bigbench_audio")
 
-REPO = "ArtificialAnalysis/big_bench_audio"
 META = "metadata.jsonl"
-ENV, METADATA_KEY = "BIGBENCH_AUDIO_DATA_DIR", "bigbench_audio_data_dir"
 CATEGORIES = ("formal_fallacies", "navigate", "object_counting", "web_of_lies")
 FIELDS = ("id", "category", "official_answer", "file_name")
-HELP = ("Unset BIGBENCH_AUDIO_DATA_DIR to let the tasks fetch what they need from the Hub, or download it yourself "
-        "(`huggingface-cli download ArtificialAnalysis/big_bench_audio --repo-type dataset --local-dir "
-        "/data/big_bench_audio`), then `export BIGBENCH_AUDIO_DATA_DIR=/data/big_bench_audio` or pass --metadata "
-        "'{\"bigbench_audio_data_dir\": \"/data/big_bench_audio\"}'. The folder must hold metadata.jsonl and "
-        "data/question_<id>.mp3. To try the tasks without the data, run the synthetic `bigbench_audio_sample` group.")
 
 
 class BigBenchAudioDataError(LayoutDataError):
     """Big Bench Audio data that cannot be used; the message names the file and the fix."""
 
 
+DATA = DataSpec(
+    "Big Bench Audio", "BIGBENCH_AUDIO_DATA_DIR", "bigbench_audio_data_dir", hub="ArtificialAnalysis/big_bench_audio",
+    sample=Path(__file__).resolve().parent / "sample_data", holds=f"{META} and data/question_<id>.mp3",
+    local_dir="/data/big_bench_audio", error=BigBenchAudioDataError,
+    advice=ADVICE.replace("fetch it from the Hub", "fetch what they need from the Hub"))
+REPO, ENV, HELP = DATA.repo, DATA.variable, DATA.help()  # REPO, ENV: the tests' names
+
+
 def sample_root() -> Path:
-    return Path(__file__).resolve().parent / "sample_data"
+    return DATA.sample
 
 
 def data_source(metadata: dict, sample: bool) -> DataSource:
     """The bundled sample, the local folder, or the Hub snapshot with its metadata fetched (the clips come when the
     run's documents are known)."""
-    if sample:
-        return DataSource(sample_root(), None, (META,))
-    raw = metadata.get(METADATA_KEY) or os.environ.get(ENV)
-    if raw:
-        root = Path(raw).expanduser()
-        if not (root / META).is_file():
-            raise BigBenchAudioDataError(f"Big Bench Audio folder {str(root)!r} holds no {META}. " + HELP)
-        return DataSource(root, None, (META,))
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "Big Bench Audio", ENV)
+    source = resolve(DATA, metadata, sample)
+    snapshot = source.snapshot
+    if snapshot is None:
+        if not sample and not (source.root / META).is_file():
+            raise BigBenchAudioDataError(f"Big Bench Audio folder {str(source.root)!r} holds no {META}. " + HELP)
+        return source.reading([source.root / META])
     if META not in snapshot.files:
         raise BigBenchAudioDataError(f"{snapshot.label} lists no {META}: not the layout this plugin reads. " + HELP)
     snapshot.fetch([snapshot.files[META]], "bigbench_audio", needed_to_plan=True)

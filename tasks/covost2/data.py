@@ -16,13 +16,14 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.metrics import bleu
 from lm_eval_audio.metrics.speech_to_text import BLEU_PREFIX
 
-SPEC = speech_sets.SpeechSet(
-    name="CoVoST 2", repo="fixie-ai/covost2", env="COVOST2_DATA_DIR", metadata_key="covost2_data_dir",
-    layout="<config>/test-*.parquet (e.g. en_zh-CN/test-00000-of-00008.parquet)",
-    folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="CoVoST 2", variable="COVOST2_DATA_DIR", metadata_key="covost2_data_dir", hub="fixie-ai/covost2",
+    holds="<config>/test-*.parquet (e.g. en_zh-CN/test-00000-of-00008.parquet)",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 # task direction -> (Hub configuration, source language, target language): English into German, Chinese and
 # Japanese (the cards' en-de and en-zh, and en-ja), and every one of CoVoST 2's 21 directions into English (the cards
 # report de, zh, es, fr and it of them: Qwen2-Audio, Qwen2.5-Omni, Step-Audio 2)

@@ -17,12 +17,14 @@ from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
 log = logging.getLogger("lm_eval.audio.fleurs")
 
-SPEC = speech_sets.SpeechSet(
-    name="FLEURS", repo="google/fleurs", env="FLEURS_DATA_DIR", metadata_key="fleurs_data_dir",
-    layout="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz", folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="FLEURS", variable="FLEURS_DATA_DIR", metadata_key="fleurs_data_dir", hub="google/fleurs",
+    holds="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 # fleurs.py's _FLEURS_LANG: the 102 configurations (google/fleurs)
 LANGUAGES = (
     "af_za", "am_et", "ar_eg", "as_in", "ast_es", "az_az", "be_by", "bg_bg", "bn_in", "bs_ba", "ca_es", "ceb_ph",

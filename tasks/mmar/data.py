@@ -13,19 +13,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
 LAYOUT = Layout(
-    "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", ("MMAR-meta.jsonl", "MMAR-meta.json"), "audio_path",
+    DataSpec(
+        "MMAR", "MMAR_DATA_DIR", "mmar_data_dir", sample=Path(__file__).resolve().parent / "sample_data",
+        holds=("MMAR-meta.jsonl", "MMAR-meta.json"),
+        download="Download MMAR-meta.json and mmar-audio.tar.gz from huggingface.co/datasets/BoJack/MMAR (or "
+        "MMAR-meta.jsonl from github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
+        # HF BoJack/MMAR: MMAR-meta.json beside mmar-audio.tar.gz (about 3 GB), whose audio/ the items'
+        # ./audio/<id>.wav name
+        hub=HubLayout("BoJack/MMAR", "mmar-audio.tar.gz", "audio"), advice=choice_layout.advice,
+        error=choice_layout.LayoutDataError),
+    "audio_path",
     {"modality": ("sound", "music", "speech", "mix-sound-music", "mix-sound-speech", "mix-music-speech",
                   "mix-sound-music-speech"),
      "category": ("Signal Layer", "Perception Layer", "Semantic Layer", "Cultural Layer")},
-    "Download MMAR-meta.json and mmar-audio.tar.gz from huggingface.co/datasets/BoJack/MMAR (or MMAR-meta.jsonl from "
-    "github.com/ddlBoJack/MMAR) and unpack the audio beside it (audio/<id>.wav).",
-    "mmar_sample",
-    str(Path(__file__).resolve().parent),
-    # HF BoJack/MMAR: MMAR-meta.json beside mmar-audio.tar.gz (about 3 GB), whose audio/ the items' ./audio/<id>.wav name
-    hub=HubLayout("BoJack/MMAR", "mmar-audio.tar.gz", "audio"),
 )
 
 # The model authors' prompts (--model_args ...,prompts=authors). The format asks for no letter: official_acc (MMAR's

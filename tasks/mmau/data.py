@@ -10,28 +10,31 @@ times in test-mini, a one-element list. ``evaluation.py`` reports accuracy per `
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import Layout
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.tasks.mmau.hub_audio import ParquetClips
 
-FOLDER = str(Path(__file__).resolve().parent)
 GROUPS = {"task": ("sound", "music", "speech"), "difficulty": ("easy", "hard", "medium")}
-TEST_MINI = Layout(
-    "MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test-mini.json",), "audio_id", GROUPS,
-    "Download mmau-test-mini.json from github.com/Sakshi113/MMAU and its clips into test-mini-audios/ beside it "
-    "(the authors publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test-mini).",
-    "mmau_sample", FOLDER,
+MINI_DATA = DataSpec(
+    "MMAU test-mini", "MMAU_DATA_DIR", "mmau_data_dir", sample=Path(__file__).resolve().parent / "sample_data",
+    holds=("mmau-test-mini.json",),
+    download="Download mmau-test-mini.json from github.com/Sakshi113/MMAU and its clips into test-mini-audios/ beside "
+    "it (the authors publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test-mini).",
     # The Hub holds the clips in parquet rows; the questions scored are the bundled official JSON (hub_audio.py)
-    hub=ParquetClips())
+    hub=ParquetClips(), advice=choice_layout.advice, error=choice_layout.LayoutDataError)
+TEST_MINI = Layout(MINI_DATA, "audio_id", GROUPS)
 # Not fetched: the submission file is mmau-test.json's records with the answers added, and the Hub holds the
 # test set as re-packed parquet rows (gamma-lab-umd/MMAU-test), not that file.
-TEST = Layout(
-    "MMAU test", "MMAU_DATA_DIR", "mmau_data_dir", ("mmau-test.json",), "audio_id", GROUPS,
-    "Download mmau-test.json from github.com/Sakshi113/MMAU and its clips into test-audios/ beside it (the authors "
-    "publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test).",
-    "mmau_sample", FOLDER, answers_withheld=True)
+TEST = Layout(replace(
+    MINI_DATA, name="MMAU test", hub=None, holds=("mmau-test.json",),
+    download="Download mmau-test.json from github.com/Sakshi113/MMAU and its clips into test-audios/ beside it (the "
+    "authors publish them in huggingface.co/datasets/gamma-lab-umd/MMAU-test)."), "audio_id", GROUPS,
+    answers_withheld=True)
 
 # The model authors' prompts (--model_args ...,prompts=authors). Both formats ask for no letter: official_acc (MMAU's
 # string match) reads the option's text, glitters_acc reads a letter or the text.

@@ -21,7 +21,6 @@ and rows without an item are recorded in the results (``lm_eval_audio_data.sourc
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import logging
 import re
@@ -31,6 +30,7 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks.hub_data import HubDataError, Snapshot
 from lm_eval_audio.storage.data_paths import leaves_folder
+from lm_eval_audio.storage.digests import file_sha256
 
 log = logging.getLogger("lm_eval.audio.data")
 
@@ -49,7 +49,7 @@ def _unlettered(text) -> str:
 
 
 def metadata_sha256() -> str:
-    return hashlib.sha256(METADATA.read_bytes()).hexdigest()
+    return file_sha256(METADATA)
 
 
 def _differences(item: dict, row: dict, attributes: dict) -> list[str]:

@@ -26,6 +26,7 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout, LayoutDataError, LeftOut, TaskDataAbsent
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.storage.data_paths import audio_file_problem, leaves_folder
 
@@ -40,13 +41,15 @@ CATEGORIES = (*CLOSED_CATEGORIES, OPEN, INSTRUCTIONS)
 OTHER_CLOSED = "other closed"
 CLIPS = ("all", "first")
 LAYOUT = Layout(
-    "MMAU-Pro", "MMAU_PRO_DATA_DIR", "mmau_pro_data_dir", ("test.parquet",), "audio_path", {"category": CATEGORIES},
-    "Download test.parquet and data.zip from huggingface.co/datasets/gamma-lab-umd/MMAU-Pro and unzip data.zip beside "
-    "the parquet (data/<name>.wav).",
-    "mmau_pro_sample",
-    str(Path(__file__).resolve().parent),
-    # HF gamma-lab-umd/MMAU-Pro: test.parquet beside data.zip (about 47.5 GB), which unzips to data/<name>.wav
-    hub=HubLayout("gamma-lab-umd/MMAU-Pro", "data.zip", "data"),
+    DataSpec(
+        "MMAU-Pro", "MMAU_PRO_DATA_DIR", "mmau_pro_data_dir", sample=Path(__file__).resolve().parent / "sample_data",
+        holds=("test.parquet",),
+        download="Download test.parquet and data.zip from huggingface.co/datasets/gamma-lab-umd/MMAU-Pro and unzip "
+        "data.zip beside the parquet (data/<name>.wav).",
+        # HF gamma-lab-umd/MMAU-Pro: test.parquet beside data.zip (about 47.5 GB), which unzips to data/<name>.wav
+        hub=HubLayout("gamma-lab-umd/MMAU-Pro", "data.zip", "data"), advice=choice_layout.advice,
+        error=LayoutDataError),
+    "audio_path", {"category": CATEGORIES},
 )
 META_FILE = LAYOUT.meta_files[0]
 OPEN_PROMPT_CLOSING = "Provide a detailed answer:"  # arXiv 2604.24401, scripts/mmau_pro/utils.py

@@ -14,7 +14,6 @@ benchmark data reproduced exactly, a null choice written as ``None`` as its f-st
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
@@ -23,12 +22,11 @@ from lm_eval_audio.benchmarks.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FO
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
 
 log = logging.getLogger("lm_eval.audio.mmsu")
 
-REPO = "ddwang2000/MMSU"
-ENV, METADATA_KEY = "MMSU_DATA_DIR", "mmsu_data_dir"
 SHARDS = "data/train-*.parquet"
 LETTERS = ("A", "B", "C", "D")
 COLUMNS = ("id", "task_name", "question", "choice_a", "choice_b", "choice_c", "choice_d", "answer_gt", "category",
@@ -46,18 +44,19 @@ AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
     "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
 }
-HELP = ("Unset MMSU_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself (`huggingface-cli "
-        "download ddwang2000/MMSU --repo-type dataset --local-dir /data/mmsu`), then `export MMSU_DATA_DIR=/data/mmsu` "
-        "or pass --metadata '{\"mmsu_data_dir\": \"/data/mmsu\"}'. The folder must hold data/train-*.parquet. To try "
-        "the tasks without the data, run the synthetic `mmsu_sample` group.")
 
 
 class MMSUDataError(LayoutDataError):
     """MMSU data that cannot be used; the message names the file and the fix."""
 
 
+DATA = DataSpec("MMSU", "MMSU_DATA_DIR", "mmsu_data_dir", hub="ddwang2000/MMSU", holds=SHARDS,
+                sample=Path(__file__).resolve().parent / "sample_data", local_dir="/data/mmsu", error=MMSUDataError)
+REPO, HELP = DATA.repo, DATA.help()
+
+
 def sample_root() -> Path:
-    return Path(__file__).resolve().parent / "sample_data"
+    return DATA.sample
 
 
 def prompt_kind(metadata: dict) -> str:
@@ -74,16 +73,10 @@ def shards(root: Path) -> list[Path]:
 
 
 def data_source(metadata: dict, sample: bool) -> DataSource:
-    if sample:
-        root = sample_root()
-        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in shards(root)))
-    raw = metadata.get(METADATA_KEY) or os.environ.get(ENV)
-    if raw:
-        root = Path(raw).expanduser()
-        if not root.is_dir():
-            raise MMSUDataError(f"MMSU data folder {str(root)!r} does not exist. " + HELP)
-        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in shards(root)))
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "MMSU", ENV)
+    source = resolve(DATA, metadata, sample)
+    snapshot = source.snapshot
+    if snapshot is None:
+        return source.reading(shards(source.root))
     files = snapshot.matching(SHARDS)
     if not files:
         raise MMSUDataError(f"mmsu: {snapshot.label} lists no {SHARDS}: pin a revision that has them (data_revision=)")

@@ -29,14 +29,16 @@ from lm_eval_audio.audio import table_checks
 from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, open_hub
+from lm_eval_audio.benchmarks.hub_data import DataSource
 
 log = logging.getLogger("lm_eval.audio.muchomusic")
 
-SPEC = speech_sets.SpeechSet(
-    name="MuChoMusic", repo="lmms-lab-audio/muchomusic", env="MUCHOMUSIC_DATA_DIR", metadata_key="muchomusic_data_dir",
-    layout="muchomusic.csv (mulab-mir/muchomusic) beside data/test-*.parquet (lmms-lab-audio/muchomusic)",
-    folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="MuChoMusic", variable="MUCHOMUSIC_DATA_DIR", metadata_key="muchomusic_data_dir",
+    hub="lmms-lab-audio/muchomusic",
+    holds="muchomusic.csv (mulab-mir/muchomusic) beside data/test-*.parquet (lmms-lab-audio/muchomusic)",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 QUESTIONS_REPO, QUESTIONS = "mulab-mir/muchomusic", "muchomusic.csv"
 SHARDS = "data/test-*.parquet"
 LETTERS = ("A", "B", "C", "D")
@@ -107,11 +109,11 @@ def _sources(metadata: dict, sample: bool):
     root, snapshot = speech_sets.source(SPEC, metadata, sample)
     if snapshot is None:
         return root, None, root / QUESTIONS, None
-    questions = open_snapshot(QUESTIONS_REPO, revision_for(QUESTIONS_REPO, metadata), "MuChoMusic", SPEC.env)
+    questions = open_hub(SPEC, metadata, QUESTIONS_REPO)
     remote = questions.matching(QUESTIONS)
     if not remote:
         raise speech_sets.SpeechDataError(f"MuChoMusic: {questions.label} lists no {QUESTIONS}: pin a revision "
-                                          f"that has it (data_revisions), or set {SPEC.env} to a local copy")
+                                          f"that has it (data_revisions), or set {SPEC.variable} to a local copy")
     questions.fetch(remote, "MuChoMusic questions", needed_to_plan=True)
     return root, snapshot, questions.root / QUESTIONS, questions
 

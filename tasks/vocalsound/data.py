@@ -18,10 +18,12 @@ from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import NotUsed, Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
-SPEC = speech_sets.SpeechSet(
-    name="VocalSound", repo="lmms-lab-audio/vocalsound", env="VOCALSOUND_DATA_DIR", metadata_key="vocalsound_data_dir",
-    layout="data/test-*.parquet (columns audio, spk_id, answer, age_group)", folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="VocalSound", variable="VOCALSOUND_DATA_DIR", metadata_key="vocalsound_data_dir",
+    hub="lmms-lab-audio/vocalsound", holds="data/test-*.parquet (columns audio, spk_id, answer, age_group)",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 CLASSES = ("Laughter", "Sigh", "Cough", "Throat clearing", "Sneeze", "Sniff")
 AGE_GROUPS = {1: "18-25", 2: "26-48", 3: "49-80"}
 PROMPT = "Classify the human vocal sound to VocalSound in English:"

@@ -6,21 +6,11 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The modality is one VoiceBench knows, and a local folder, where one is set, exists, or else the Hub repository
     answers (or the cache holds it, offline); the Hub's files are fetched by each task as it loads: only the splits
-    it reads."""
-    import os
-    from pathlib import Path
-
-    from lm_eval_audio.benchmarks.hub_data import open_snapshot, revision_for
+    it reads (``data_spec.data_check``)."""
+    from lm_eval_audio.benchmarks.data_spec import data_check
     from lm_eval_audio.tasks.voicebench import data
 
-    data.modality(metadata)
-    if all("_sample" in t for t in tasks):
-        return
-    raw = metadata.get(data.METADATA_KEY) or os.environ.get(data.ENV)
-    if raw and not Path(raw).expanduser().is_dir():
-        raise data.VoiceBenchDataError(f"VoiceBench data folder {raw!r} does not exist. " + data.HELP)
-    if not raw:
-        open_snapshot(data.REPO, revision_for(data.REPO, metadata), "VoiceBench", data.ENV)
+    data_check("lm_eval_audio.tasks.voicebench.data", settings=data.modality)(tasks, metadata)
 
 
 BENCHMARK = Benchmark(

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,13 +29,12 @@ from lm_eval_audio.benchmarks.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FO
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
-from lm_eval_audio.benchmarks.hub_data import DataSource, open_snapshot, revision_for
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.tasks.voicebench import rules
 
 log = logging.getLogger("lm_eval.audio.voicebench")
 
-REPO = "hlt-lab/voicebench"
-ENV, METADATA_KEY = "VOICEBENCH_DATA_DIR", "voicebench_data_dir"
 MODALITIES = ("audio", "text")
 SD_QA_ACCENTS = ("aus", "gbr", "ind_n", "ind_s", "irl", "kenya", "nga", "nzl", "phl", "usa", "zaf")
 MMSU_DOMAINS = ("law", "engineering", "other", "biology", "business", "economics", "health", "philosophy",
@@ -74,15 +72,14 @@ AUTHORS_PROMPTS = {
     "Kimi-Audio": OwnFormat("MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85",
                             "the evalkit asks each item with no text (question \"\"), as this task's audio modality"),
 }
-HELP = ("Unset VOICEBENCH_DATA_DIR to let the tasks fetch it from the Hub, or download it yourself "
-        "(`huggingface-cli download hlt-lab/voicebench --repo-type dataset --local-dir /data/voicebench`), then "
-        "`export VOICEBENCH_DATA_DIR=/data/voicebench` or pass --metadata '{\"voicebench_data_dir\": "
-        "\"/data/voicebench\"}'. The folder must hold <config>/<split>-*.parquet. To try the tasks without the "
-        "data, run the synthetic `voicebench_sample` group.")
+DATA = DataSpec("VoiceBench", "VOICEBENCH_DATA_DIR", "voicebench_data_dir", hub="hlt-lab/voicebench",
+                sample=Path(__file__).resolve().parent / "sample_data", holds="<config>/<split>-*.parquet",
+                local_dir="/data/voicebench", error=VoiceBenchDataError)
+REPO, ENV, HELP = DATA.repo, DATA.variable, DATA.help()  # ENV: the tests' name for the variable
 
 
 def sample_root() -> Path:
-    return Path(__file__).resolve().parent / "sample_data"
+    return DATA.sample
 
 
 def modality(metadata: dict) -> str:
@@ -106,17 +103,11 @@ def split_files(root: Path, config: str, split: str) -> list[Path]:
 def data_source(config: str, split: str, metadata: dict, sample: bool) -> DataSource:
     """The folder the split's files are in: the bundled sample, the local folder, or the Hub snapshot (only this
     split's files fetched)."""
-    if sample:
-        return DataSource(sample_root(), None, tuple(p.relative_to(sample_root()).as_posix()
-                                                     for p in split_files(sample_root(), config, split)))
-    raw = metadata.get(METADATA_KEY) or os.environ.get(ENV)
-    if raw:
-        root = Path(raw).expanduser()
-        if not root.is_dir():
-            raise VoiceBenchDataError(f"VoiceBench data folder {str(root)!r} does not exist. " + HELP)
-        return DataSource(root, None, tuple(p.relative_to(root).as_posix() for p in split_files(root, config, split)))
+    source = resolve(DATA, metadata, sample)
+    snapshot = source.snapshot
+    if snapshot is None:
+        return source.reading(split_files(source.root, config, split))
     task = f"voicebench_{config.replace('-', '_')}"
-    snapshot = open_snapshot(REPO, revision_for(REPO, metadata), "VoiceBench", ENV)
     files = snapshot.matching(_pattern(config, split))
     if not files:
         raise VoiceBenchDataError(f"voicebench: {snapshot.label} lists no {_pattern(config, split)}: pin a revision "

@@ -15,10 +15,12 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
-SPEC = speech_sets.SpeechSet(
-    name="VoxPopuli", repo="facebook/voxpopuli", env="VOXPOPULI_DATA_DIR", metadata_key="voxpopuli_data_dir",
-    layout="data/en/asr_test.tsv and data/en/test/test_part_*.tar.gz", folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="VoxPopuli", variable="VOXPOPULI_DATA_DIR", metadata_key="voxpopuli_data_dir",
+    hub="facebook/voxpopuli", holds="data/en/asr_test.tsv and data/en/test/test_part_*.tar.gz",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 TRANSCRIPTS, ARCHIVES = "data/en/asr_test.tsv", "data/en/test/test_part_*.tar.gz"
 SCORING = "whisper_english_spelled_numbers"
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): its English ASR question

@@ -12,11 +12,12 @@ from pathlib import Path
 from lm_eval_audio.benchmarks import author_prompts, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec
 
-SPEC = speech_sets.SpeechSet(
-    name="WenetSpeech", repo="TwinkStart/WenetSpeech", env="WENETSPEECH_DATA_DIR",
-    metadata_key="wenetspeech_data_dir", layout="data/test_net-*.parquet and data/test_meeting-*.parquet",
-    folder=Path(__file__).resolve().parent)
+SPEC = DataSpec(
+    name="WenetSpeech", variable="WENETSPEECH_DATA_DIR", metadata_key="wenetspeech_data_dir",
+    hub="TwinkStart/WenetSpeech", holds="data/test_net-*.parquet and data/test_meeting-*.parquet",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 SPLITS = ("test_net", "test_meeting")
 # Kimi-Audio-Evalkit (MoonshotAI/Kimi-Audio-Evalkit@4080c49, data/download_benchmark.py): WenetSpeech's question
 PROMPT = "请把这段语音转录成文本。"
