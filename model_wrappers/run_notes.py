@@ -9,39 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lm_eval_audio.storage.notes_by_kind import NotesByKind
+
 
 @dataclass
-class ModelNotes:
-    # kind -> key -> value: into the results' lm_eval_audio_data
-    data_notes: dict[str, dict] = field(default_factory=dict)
+class ModelNotes(NotesByKind):
     # task -> doc_id -> what the cascade's recognizer heard in each clip: into the logged samples
     transcripts: dict[str, dict[int, list[str]]] = field(default_factory=dict)
     # how many requests the model call under way has (--use_cache hands the model only those it has no answer for)
     requests_in_call: int | None = None
-    said: set = field(default_factory=set)  # warnings given once per run (by key)
     run: int = 0  # counts the runs started: what is found anew in each run compares it
 
     def start_run(self) -> None:
         """A new run: what the last one noted is gone (it is in that run's results)."""
         self.data_notes, self.transcripts, self.said, self.requests_in_call = {}, {}, set(), None
         self.run += 1
-
-    def note(self, kind: str, key: str, value) -> None:
-        self.data_notes.setdefault(kind, {})[key] = value
-
-    def append(self, kind: str, key: str, value) -> None:
-        self.data_notes.setdefault(kind, {}).setdefault(key, []).append(value)
-
-    def add(self, kind: str, key: str, amount: int) -> None:
-        entries = self.data_notes.setdefault(kind, {})
-        entries[key] = entries.get(key, 0) + amount
-
-    def first_time(self, key) -> bool:
-        """True the first time ``key`` is asked about in this run: for warnings given once per run."""
-        if key in self.said:
-            return False
-        self.said.add(key)
-        return True
 
 
 def notes_of(lm) -> ModelNotes | None:

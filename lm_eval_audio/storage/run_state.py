@@ -14,28 +14,14 @@ tasks' building notes (``harness.task_building``), and ``evaluate`` ends with :f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from lm_eval_audio.storage.notes_by_kind import NotesByKind
 
 
 @dataclass
-class RunState:
-    # kind -> key -> value: into the results' lm_eval_audio_data
-    data_notes: dict[str, dict] = field(default_factory=dict)
-    warned: set = field(default_factory=set)  # the loaders' warnings given once per run (by key)
-
-    def note(self, kind: str, key: str, value) -> None:
-        self.data_notes.setdefault(kind, {})[key] = value
-
-    def add(self, kind: str, key: str, amount: int) -> None:
-        entries = self.data_notes.setdefault(kind, {})
-        entries[key] = entries.get(key, 0) + amount
-
-    def first_time(self, key) -> bool:
-        """True the first time ``key`` is asked about in this run: for warnings given once per run."""
-        if key in self.warned:
-            return False
-        self.warned.add(key)
-        return True
+class RunState(NotesByKind):
+    """The loaders' notes of one run (``data_notes``) and the warnings given once in it."""
 
 
 _current = RunState()
