@@ -79,15 +79,15 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         from transformers import AutoProcessor
 
         device = settings.device
-        self._rank, self._world_size, self.accelerator = 0, 1, None
+        self.process_rank, self.process_count, self.accelerator = 0, 1, None
         if int(os.environ.get("WORLD_SIZE", "1")) > 1 and settings.device_map is None:
             from accelerate import Accelerator
 
             # On CPU, accelerate only joins the process group (gloo) when asked to.
             on_cpu = not torch.cuda.is_available() or str(device).startswith("cpu")
             self.accelerator = Accelerator(cpu=on_cpu)
-            self._rank = self.accelerator.process_index
-            self._world_size = self.accelerator.num_processes
+            self.process_rank = self.accelerator.process_index
+            self.process_count = self.accelerator.num_processes
             device = str(self.accelerator.device)
         if device is None or (device == devices.LM_EVAL_DEFAULT and not torch.cuda.is_available()):
             # lm-eval's CLI passes cuda:0 when --device is not given, GPU or not: nothing was asked for (the seam
@@ -121,7 +121,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         if not settings.device_map:
             self.model.to(device)
         self.adapter.attach(self.model)
-        self._device = self.model.device
+        self.model_device = self.model.device
         self._neutral_generation = (greedy.neutralizing_kwargs(self.model.generation_config)
                                     if settings.generation_config == "neutral" else {})
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
@@ -178,6 +178,18 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     # --- properties lm-eval reads ---------------------------------------------------
 
     @property
+    def rank(self) -> int:
+        return self.process_rank
+
+    @property
+    def world_size(self) -> int:
+        return self.process_count
+
+    @property
+    def device(self):
+        return self.model_device
+
+    @property
     def max_length(self) -> int:
         if self.settings.max_length:
             return self.settings.max_length
@@ -202,19 +214,19 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     # --- distributed primitives (accelerate launch -m lm_eval ...) --------------------
 
     def all_gather(self, tensor):
-        return tensor if self._world_size <= 1 else self.accelerator.gather(tensor)
+        return tensor if self.process_count <= 1 else self.accelerator.gather(tensor)
 
     def gather_object(self, obj, dst=0):
-        if self._world_size <= 1:
+        if self.process_count <= 1:
             return [obj]
         import torch.distributed as dist
 
-        result = [None] * self._world_size if self._rank == dst else None
+        result = [None] * self.process_count if self.process_rank == dst else None
         dist.gather_object(obj, result, dst=dst)
         return result
 
     def barrier(self) -> None:
-        if self._world_size > 1:
+        if self.process_count > 1:
             self.accelerator.wait_for_everyone()
 
     def _split_args(self, index: int, args: tuple) -> RequestParts:
@@ -266,7 +278,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         out = {}
         for k, v in inputs.items():
             if isinstance(v, torch.Tensor):
-                v = v.to(self._device)
+                v = v.to(self.model_device)
                 if v.is_floating_point():
                     v = v.to(dtype)
             out[k] = v
@@ -364,7 +376,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         self._last_prompt = None  # (document key, its prompt pass, its row), see _score_documents
 
     def _quiet(self, disable_tqdm: bool) -> bool:
-        return disable_tqdm or self._rank != 0
+        return disable_tqdm or self.process_rank != 0
 
     def _report_audio_handling(self, answers: list) -> None:
         failed_requests.summarize(self.notes, "hf-audio", answers, list(self._not_run.values()))

@@ -198,7 +198,7 @@ class LoglikelihoodMixin:
                 # infer them from state their last forward left.
                 positions[j] = torch.arange(prompt.lengths[d], prompt.lengths[d] + longest - 1)
             cache = copy.deepcopy(prompt.cache)  # the pass is kept for the last document's next batch
-            cache.batch_select_indices(torch.tensor([d for d, _ in rows], device=self._device))
+            cache.batch_select_indices(torch.tensor([d for d, _ in rows], device=self.model_device))
             self.adapter.before_call(bool(documents[0][1][0].refs))  # the prompt pass may be an earlier batch's
             with torch.inference_mode():
                 logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask,

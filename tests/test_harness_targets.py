@@ -70,7 +70,7 @@ def test_every_text_and_position_a_patch_relies_on_is_checked():
             "self.dbdict = cachinglm.dbdict", "self.date_id = ",
             # fields set in __init__ (no class attribute shows them): the tracker's, LM's, Instance's
             "self.general_config_tracker = GeneralConfigTracker()", "self.output_path = output_path",
-            "return self._rank", "self.cache_hook = cache_hook",
+            "self.cache_hook = cache_hook",
             "self.task_name, self.doc_id, self.repeats = self.metadata",
             'override_metric(metric_name="bypass")'} <= checked
     positions = {(dotted, name) for entries in targets.POSITIONS.values() for dotted, _, name in entries}
@@ -289,12 +289,6 @@ PRIVATE_USES_BELOW_HARNESS = {
     # patched __init__, in the middle of a run), nor a public reader of a YAML file as written
     ("lm_eval_audio/benchmarks/registry.py", "lm_eval.tasks._index.TaskIndex"): "our task names, their files",
     ("lm_eval_audio/benchmarks/registry.py", "lm_eval.tasks._yaml_loader.load_yaml"): "a task's YAML, before building",
-    # LM's rank, world_size and device properties return these fields, which hf-audio sets: overriding the
-    # properties in the wrapper (as analysis/text_backbone.py does) would need none of them (reported to the
-    # model wrappers' owners; other work was changing these files)
-    ("model_wrappers/", "lm_eval.api.model.LM._rank"): "hf-audio's process rank under accelerate",
-    ("model_wrappers/", "lm_eval.api.model.LM._world_size"): "hf-audio's process count under accelerate",
-    ("model_wrappers/", "lm_eval.api.model.LM._device"): "hf-audio's device, read by its scoring mixin",
 }
 
 

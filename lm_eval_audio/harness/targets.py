@@ -181,10 +181,6 @@ TEXTS: dict[str, list[tuple[str, str, str]]] = {
         ("lm_eval.api.model", "the model a CachingLM wraps (request_cache)", "self.lm: LM = lm"),
         ("lm_eval.api.model", "the cache hook our models store partial answers on (model_wrappers, request_cache)",
          "self.cache_hook = cache_hook"),
-        # model_wrappers/hf_audio.py sets these fields, which LM's rank, world_size and device properties return
-        ("lm_eval.api.model", "hf-audio's process rank (model_wrappers/hf_audio.py)", "return self._rank"),
-        ("lm_eval.api.model", "hf-audio's process count (model_wrappers/hf_audio.py)", "return self._world_size"),
-        ("lm_eval.api.model", "hf-audio's device (model_wrappers/hf_audio.py)", "return self._device"),
         ("lm_eval.api.instance", "the task, document and repeats of cascade's LLM requests (model_wrappers)",
          "self.task_name, self.doc_id, self.repeats = self.metadata"),
     ],
