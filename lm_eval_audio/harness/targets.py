@@ -8,7 +8,7 @@ parameters it is called with by name), :data:`POSITIONS` (the parameters it is c
 class attribute shows). Each is filed under the watched module (``startup.WATCHED``) whose loading checks it; an
 attribute of another lm-eval module is written ``other.module:dotted``. The startup hook checks a module's entries
 when lm-eval loads it and disables the plugin on the first problem; the tests check them all against the installed
-lm-eval, and that no module outside ``harness/`` uses a private lm-eval name (``tests/test_harness_targets.py``).
+lm-eval, and that no module outside ``harness/`` uses a private lm-eval name (``tests/test_lm_eval_private_names.py``).
 """
 
 from __future__ import annotations
