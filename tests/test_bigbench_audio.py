@@ -62,7 +62,7 @@ def test_judged_accuracy_with_the_question_transcribed_for_the_judge(tmp_path, m
 @pytest.fixture
 def bba_hub(tmp_path, monkeypatch):
     """The stand-in Hub serving the sample as ArtificialAnalysis/big_bench_audio, this process pointed at it."""
-    with stand_in_hub({data.REPO: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.ENV,)) as stand_in:
+    with stand_in_hub({data.DATA.repo: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.DATA.variable,)) as stand_in:
         yield stand_in
 
 
@@ -72,7 +72,7 @@ def test_the_hub_gives_the_metadata_then_only_the_clips_a_run_evaluates(bba_hub)
     notes = DataNotes()
     docs = data.load_docs(["object_counting"], {}, False, notes=notes)
     assert [p.rsplit("/", 1)[-1] for p in (e["path"] for e in bba_hub.downloads())] == ["metadata.jsonl"]
-    assert notes.entries["sources"]["Big Bench Audio"]["repo_id"] == data.REPO
+    assert notes.entries["sources"]["Big Bench Audio"]["repo_id"] == data.DATA.repo
     fetch_clips(docs[0]["audio"], "bigbench_audio_object_counting")  # what --limit 1 evaluates
     assert [p.rsplit("/", 1)[-1] for p in (e["path"] for e in bba_hub.downloads())] == \
         ["metadata.jsonl", "question_500.mp3"]

@@ -261,6 +261,7 @@ def test_smollm2_is_converted_once_per_machine_not_once_per_clone(tmp_path, monk
     import os
 
     from lm_eval_audio.storage import bundled_models
+    from lm_eval_audio.storage.digests import file_sha256
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     clones = [tmp_path / "clone_a", tmp_path / "clone_b"]
@@ -269,7 +270,7 @@ def test_smollm2_is_converted_once_per_machine_not_once_per_clone(tmp_path, monk
         (clone / bundled_models.SMOLLM2_GGUF).write_bytes(b"the same weights")
         os.utime(clone / bundled_models.SMOLLM2_GGUF, ns=(10**18 + k, 10**18 + k))
     monkeypatch.setattr(bundled_models, "smollm2", lambda: (str(clones[0]), bundled_models.SMOLLM2_GGUF))
-    digest = bundled_models._file_digest(str(clones[0] / bundled_models.SMOLLM2_GGUF))
+    digest = file_sha256(str(clones[0] / bundled_models.SMOLLM2_GGUF))
     made = tmp_path / "cache" / "lm_eval_audio" / "models" / f"SmolLM2-135M-Instruct-{digest[:12]}"
     made.mkdir(parents=True)
     (made / ".complete").touch()  # what the first clone's conversion left
@@ -277,4 +278,4 @@ def test_smollm2_is_converted_once_per_machine_not_once_per_clone(tmp_path, monk
     monkeypatch.setattr(bundled_models, "smollm2", lambda: (str(clones[1]), bundled_models.SMOLLM2_GGUF))
     assert bundled_models.smollm2_folder() == str(made)  # no second conversion
     (clones[1] / bundled_models.SMOLLM2_GGUF).write_bytes(b"other weights")
-    assert bundled_models._file_digest(str(clones[1] / bundled_models.SMOLLM2_GGUF))[:12] != digest[:12]
+    assert file_sha256(str(clones[1] / bundled_models.SMOLLM2_GGUF))[:12] != digest[:12]

@@ -143,7 +143,7 @@ def test_each_benchmarks_data_check_goes_through_its_spec(benchmark, tmp_path, m
 def bba_hub(tmp_path, monkeypatch):
     from lm_eval_audio.tasks.bigbench_audio import data
 
-    with stand_in_hub({data.REPO: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.ENV,)) as stand_in:
+    with stand_in_hub({data.DATA.repo: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.DATA.variable,)) as stand_in:
         yield stand_in
 
 
@@ -159,7 +159,7 @@ def test_a_hub_clip_keeps_its_snapshot_and_is_not_read_again_for_its_digest(bba_
     clip = docs[0]["audio"][0]
     assert isinstance(clip, str) and clip.endswith("data/question_500.mp3")
     (snapshot, files), = hub_data.clips_of([clip]).items()
-    assert (snapshot.repo_id, snapshot.benchmark, snapshot.local_folder) == (data.REPO, "Big Bench Audio", data.ENV)
+    assert (snapshot.repo_id, snapshot.benchmark, snapshot.local_folder) == (data.DATA.repo, "Big Bench Audio", data.DATA.variable)
     assert [f.path for f in files] == ["data/question_500.mp3"]
     hub_data.fetch_clips([clip], "bigbench_audio_object_counting")
     content = Path(clip).read_bytes()

@@ -108,7 +108,7 @@ def test_fleurs_rows_keyed_by_file_name_and_clips_missing_from_the_archive_count
     lines.append("too\tfew\tfields")
     lines.append("\t".join(["8", "../../x.wav", "Out.", "out", "o u t |", "1", "MALE"]))  # leads out of the clips
     tsv.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    monkeypatch.setenv(fleurs.SPEC.env, str(root))
+    monkeypatch.setenv(fleurs.SPEC.variable, str(root))
     notes = DataNotes()
     docs = fleurs.load_docs("en_us", {}, False, notes=notes)
     assert [d["reference"] for d in docs] == ["the cat sat", "good morning she said to everyone",
@@ -116,7 +116,7 @@ def test_fleurs_rows_keyed_by_file_name_and_clips_missing_from_the_archive_count
     assert docs[-1]["audio_problem"].startswith("missing audio file: 9999.wav")
     assert notes.entries["repeated_rows"] and list(notes.entries["invalid_items"].values()) == [
         "3 tab-separated fields, not 7", "file_name is not a clip's name (it holds a path): refused"]
-    monkeypatch.setenv(fleurs.SPEC.env, str(tmp_path / "nowhere"))
+    monkeypatch.setenv(fleurs.SPEC.variable, str(tmp_path / "nowhere"))
     with pytest.raises(SpeechDataError, match="FLEURS data folder .* does not exist.*FLEURS_DATA_DIR"):
         fleurs.load_docs("en_us", {}, False, notes=DataNotes())
     with pytest.raises(SpeechDataError, match="no language 'english'"):
@@ -127,12 +127,12 @@ def test_broken_copies_stop_with_the_file_and_the_fix(tmp_path, monkeypatch):
     root = _copy(voxpopuli.SPEC.folder / "sample_data", tmp_path / "vox")
     tsv = root / "data" / "en" / "asr_test.tsv"
     tsv.write_text(tsv.read_text().replace("normalized_text", "text"))
-    monkeypatch.setenv(voxpopuli.SPEC.env, str(root))
+    monkeypatch.setenv(voxpopuli.SPEC.variable, str(root))
     with pytest.raises(SpeechDataError, match=r"asr_test.tsv lacks the column\(s\) normalized_text"):
         voxpopuli.load_docs({}, False, notes=DataNotes())
     empty = tmp_path / "empty"
     empty.mkdir()
-    monkeypatch.setenv(aishell1.SPEC.env, str(empty))
+    monkeypatch.setenv(aishell1.SPEC.variable, str(empty))
     with pytest.raises(SpeechDataError, match=r"holds no data/test-\*\.parquet.*AISHELL1_DATA_DIR"):
         aishell1.load_docs({}, False, notes=DataNotes())
     with pytest.raises(SpeechDataError, match="no task direction 'en_fr'"):
@@ -150,7 +150,7 @@ def _tar_with(path: Path, names: list[str]) -> None:
 def test_an_archive_naming_one_clip_twice_is_refused(tmp_path, monkeypatch):
     root = _copy(fleurs.SPEC.folder / "sample_data", tmp_path / "fleurs")
     _tar_with(root / "data" / "ja_jp" / "audio" / "test.tar.gz", ["test/a.wav", "other/a.wav"])
-    monkeypatch.setenv(fleurs.SPEC.env, str(root))
+    monkeypatch.setenv(fleurs.SPEC.variable, str(root))
     with pytest.raises(Exception, match="1 clip name\\(s\\) appear twice"):
         fleurs.load_docs("ja_jp", {}, False, notes=DataNotes())
 
@@ -162,7 +162,7 @@ def _file(download: dict) -> str:
 
 def test_tasks_fetch_only_what_they_read_from_the_hub_and_record_the_commit(tmp_path, monkeypatch):
     repos = {spec.repo: spec.folder / "sample_data" for spec in (fleurs.SPEC, covost2.SPEC)}
-    with stand_in_hub(repos, tmp_path / "hub_cache", monkeypatch, (fleurs.SPEC.env, covost2.SPEC.env)) as hub:
+    with stand_in_hub(repos, tmp_path / "hub_cache", monkeypatch, (fleurs.SPEC.variable, covost2.SPEC.variable)) as hub:
         notes = DataNotes()
         docs = fleurs.load_docs("cmn_hans_cn", {}, False, notes=notes)
         assert len(docs) == 2 and all(Path(d["audio_path"]).is_file() for d in docs)
@@ -179,7 +179,7 @@ def test_tasks_fetch_only_what_they_read_from_the_hub_and_record_the_commit(tmp_
 
 def test_download_dry_run_lists_a_languages_transcript_and_archive(tmp_path, monkeypatch):
     with stand_in_hub({fleurs.SPEC.repo: fleurs.SPEC.folder / "sample_data"}, tmp_path / "hub_cache", monkeypatch,
-                      (fleurs.SPEC.env,)) as hub:
+                      (fleurs.SPEC.variable,)) as hub:
         env = {"HF_ENDPOINT": hub.url, "HF_HUB_CACHE": str(hub.cache), "HF_HUB_OFFLINE": "0", "HF_HUB_DISABLE_XET": "1"}
         proc = run_cli(["lm-eval-audio", "download", "--tasks", "fleurs_asr_ja_jp", "--dry_run"], env_extra=env)
         assert proc.returncode == 0, proc.stderr[-3000:]
@@ -211,7 +211,7 @@ def test_muchomusic_prompt_dimensions_and_unmatched_questions(tmp_path, monkeypa
     root = _copy(muchomusic.SPEC.folder / "sample_data", tmp_path / "mcm")
     csv_path = root / "muchomusic.csv"
     csv_path.write_text(csv_path.read_text().replace("How many notes are played?", "How many notes?"))
-    monkeypatch.setenv(muchomusic.SPEC.env, str(root))
+    monkeypatch.setenv(muchomusic.SPEC.variable, str(root))
     notes = DataNotes()
     docs = muchomusic.load_docs({}, False, notes=notes)
     assert [d["matched"] for d in docs] == [True, True, False] and notes.entries["unmatched_questions"]
@@ -230,7 +230,7 @@ def test_muchomusic_refuses_an_answer_that_is_not_its_option_and_a_bad_dimension
     from lm_eval_audio.testing.synthetic_audio import write_audio_parquet
 
     write_audio_parquet(shard, table)
-    monkeypatch.setenv(muchomusic.SPEC.env, str(root))
+    monkeypatch.setenv(muchomusic.SPEC.variable, str(root))
     notes = DataNotes()
     assert len(muchomusic.load_docs({}, False, notes=notes)) == 2
     assert "is not option B, 'Fast tempo'" in next(iter(notes.entries["invalid_items"].values()))

@@ -226,7 +226,7 @@ def test_without_a_judge_the_overall_is_not_the_mean_of_the_rule_scored_columns(
 @pytest.fixture
 def voicebench_hub(tmp_path, monkeypatch):
     """The stand-in Hub serving the sample as hlt-lab/voicebench, this process pointed at it, online."""
-    with stand_in_hub({data.REPO: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.ENV,)) as stand_in:
+    with stand_in_hub({data.REPO: data.sample_root()}, tmp_path / "hf_cache", monkeypatch, (data.DATA.variable,)) as stand_in:
         yield stand_in
 
 

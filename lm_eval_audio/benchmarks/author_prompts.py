@@ -34,7 +34,7 @@ from lm_eval_audio.benchmarks.task_settings import one_of
 
 KEY = "prompts"
 MODES = ("benchmark", "authors")
-OVERRIDE_KEY = "prompt"  # speech_sets.PROMPT_KEY: the explicit instruction, which wins over both modes
+OVERRIDE_KEY = "prompt"  # --metadata prompt=: the explicit instruction, which wins over both modes
 OWN = "the benchmark's own (the authors' stated setting)"
 
 

@@ -93,11 +93,6 @@ class Layout:
     def hub(self):
         return self.data.hub
 
-    @property
-    def folder(self) -> str:
-        """The benchmark's folder, which holds the sample in sample_data/."""
-        return str(self.data.folder)
-
     def help(self) -> str:
         return self.data.help()
 
@@ -109,10 +104,11 @@ def sample_root(layout: Layout) -> Path:
     return layout.data.sample
 
 
-def data_source(layout: Layout, metadata: dict) -> DataSource:
-    """The local folder the metadata or environment names (it wins), else the authors' Hub repository: its
-    metadata and archive fetched, the archive unpacked once beside the cache (``data_spec.resolve``)."""
-    source = resolve(layout.data, metadata)
+def data_source(layout: Layout, metadata: dict, sample: bool = False) -> DataSource:
+    """The bundled sample (``sample``), or the local folder the metadata or environment names (it wins), else the
+    authors' Hub repository: its metadata and archive fetched, the archive unpacked once beside the cache
+    (``data_spec.resolve``)."""
+    source = resolve(layout.data, metadata, sample)
     if source.snapshot is None:
         return DataSource(source.root, None, _meta_read(layout, source.root))
     folder, details, read = layout.hub.folder(source.snapshot, layout)
@@ -302,11 +298,7 @@ def doc_to_audio(doc: dict) -> list:
 def load_docs(layout: Layout, where: dict | None, sample: bool, metadata: dict, *, notes: DataNotes) -> list[dict]:
     """A task's documents (for lm-eval's ``custom_dataset``, through ``data_notes.loader``): the items whose fields
     equal ``where``, from the bundled sample or from the folder the metadata or environment names."""
-    if sample:
-        root = resolve(layout.data, metadata, sample=True).root
-        source = DataSource(root, None, _meta_read(layout, root))
-    else:
-        source = data_source(layout, metadata)
+    source = data_source(layout, metadata, sample)
     notes.note("sources", layout.name + (" sample" if sample else ""), source.record())
     root = source.root
     where = dict(where or {})

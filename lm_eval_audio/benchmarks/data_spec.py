@@ -48,11 +48,6 @@ class DataSpec:
         return self.hub if isinstance(self.hub, str) or self.hub is None else self.hub.repo_id
 
     @property
-    def env(self) -> str:
-        """The variable (as the speech sets' ``SPEC.env`` named it)."""
-        return self.variable
-
-    @property
     def folder(self) -> Path | None:
         """The benchmark's folder: the one holding its sample (``sample_data/``)."""
         return self.sample.parent if self.sample is not None else None

@@ -59,7 +59,6 @@ def smollm2() -> tuple[str, str]:
     return folder, SMOLLM2_GGUF
 
 
-_file_digest = file_sha256  # the GGUF file's digest, which names its converted folder
 
 
 def smollm2_folder() -> str:
@@ -69,7 +68,7 @@ def smollm2_folder() -> str:
     from lm_eval_audio.storage.text_store import cache_home
 
     folder, gguf = smollm2()
-    tag = _file_digest(os.path.join(folder, gguf))[:12]
+    tag = file_sha256(os.path.join(folder, gguf))[:12]  # the GGUF file's digest names its converted folder
     target = os.path.join(cache_home(), "models", f"SmolLM2-135M-Instruct-{tag}")
     return str(build_once(Path(target), lambda work: _convert(folder, gguf, target, work)))
 

@@ -6,7 +6,9 @@ from lm_eval_audio.benchmarks.registry import Benchmark
 
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The metadata is there: the local folder's, or the Hub's (fetched now; the clips come as the tasks load)."""
-    if any("_sample" not in t for t in tasks):
+    from lm_eval_audio.benchmarks.data_spec import real_tasks
+
+    if real_tasks(tasks):
         from lm_eval_audio.tasks.bigbench_audio import data
 
         data.data_source(metadata, sample=False)

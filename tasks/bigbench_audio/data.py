@@ -40,7 +40,7 @@ DATA = DataSpec(
     sample=Path(__file__).resolve().parent / "sample_data", holds=f"{META} and data/question_<id>.mp3",
     local_dir="/data/big_bench_audio", error=BigBenchAudioDataError,
     advice=ADVICE.replace("fetch it from the Hub", "fetch what they need from the Hub"))
-REPO, ENV, HELP = DATA.repo, DATA.variable, DATA.help()  # REPO, ENV: the tests' names
+HELP = DATA.help()
 
 
 def sample_root() -> Path:

@@ -6,7 +6,9 @@ from lm_eval_audio.judges.choice_scoring import COUNT_METRICS, HEADLINE_METRICS,
 
 def check_data(tasks: list[str], metadata: dict) -> None:
     """The folder is set, exists and holds the split's JSON (the synthetic sample needs none)."""
-    if any("_sample" not in t for t in tasks):
+    from lm_eval_audio.benchmarks.data_spec import real_tasks
+
+    if real_tasks(tasks):
         from lm_eval_audio.benchmarks.choice_layout import check_snapshot
         from lm_eval_audio.tasks.mmau import data
 

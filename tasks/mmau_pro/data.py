@@ -60,8 +60,8 @@ def sample_root() -> Path:
     return choice_layout.sample_root(LAYOUT)
 
 
-def data_source(metadata: dict):
-    return choice_layout.data_source(LAYOUT, metadata)
+def data_source(metadata: dict, sample: bool = False):
+    return choice_layout.data_source(LAYOUT, metadata, sample)
 
 
 def check_snapshot(metadata: dict) -> None:

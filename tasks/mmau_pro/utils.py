@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lm_eval_audio.benchmarks import author_prompts, choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
-from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.judges.choice_scoring import glitters_acc, glitters_judge_failures  # noqa: F401
 from lm_eval_audio.tasks.mmau_pro import data
@@ -27,7 +26,7 @@ from lm_eval_audio.tasks.mmau_pro.scoring import (  # noqa: F401  (named by the 
 
 @loader
 def load(categories=None, sample=False, *, notes, **metadata):
-    source = DataSource(data.sample_root(), None, (data.META_FILE,)) if sample else data.data_source(metadata)
+    source = data.data_source(metadata, sample)
     notes.note("sources", "MMAU-Pro" + (" sample" if sample else ""), source.record())
     root = source.root
     categories = list(categories or data.CATEGORIES)

@@ -75,7 +75,7 @@ AUTHORS_PROMPTS = {
 DATA = DataSpec("VoiceBench", "VOICEBENCH_DATA_DIR", "voicebench_data_dir", hub="hlt-lab/voicebench",
                 sample=Path(__file__).resolve().parent / "sample_data", holds="<config>/<split>-*.parquet",
                 local_dir="/data/voicebench", error=VoiceBenchDataError)
-REPO, ENV, HELP = DATA.repo, DATA.variable, DATA.help()  # ENV: the tests' name for the variable
+REPO, HELP = DATA.repo, DATA.help()
 
 
 def sample_root() -> Path:
