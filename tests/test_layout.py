@@ -4,6 +4,7 @@ of docs/ARCHITECTURE.md (a module imports its own subpackage or one below it, ne
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -51,9 +52,15 @@ def modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache
+def _syntax_tree(path: Path) -> ast.Module:
+    """A module's parsed source, once per test session (every benchmark folder's check walks the whole package)."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def imports_of(path: Path, name: str, known: set[str]) -> set[str]:
     """The package modules that ``path`` imports, at module level or inside functions."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = _syntax_tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out = set()
     for node in ast.walk(tree):
