@@ -48,6 +48,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     WHO = WHO
     ARGS = HF_AUDIO_ARGS
     IGNORED = ("parallelize",)  # set by some lm-eval front ends; device_map covers it
+    BUDGET_FROM_GEN_KWARGS = True  # it knows from the checkpoint whether it thinks
 
     @staticmethod
     def checked_config(pretrained: str, revision: str | None, gguf_file: str | None, family: str | None) -> dict:

@@ -46,7 +46,11 @@ def print_arguments(argv: list[str]) -> None:
 
     parser = argparse.ArgumentParser(prog="lm-eval-audio model-args",
                                      description="The --model_args each of the plugin's models takes.")
-    parser.add_argument("models", nargs="*", choices=list(MODELS), metavar="MODEL",
-                        help=f"one of {', '.join(MODELS)} (default: all)")
-    for name in parser.parse_args(argv).models or list(MODELS):
+    parser.add_argument("models", nargs="*", metavar="MODEL", help=f"one of {', '.join(MODELS)} (default: all)")
+    # (no choices=: argparse checks an empty list of a nargs="*" positional against them, and refuses it)
+    names = parser.parse_args(argv).models
+    unknown = [name for name in names if name not in MODELS]
+    if unknown:
+        parser.error(f"unknown model {unknown[0]!r}: one of {', '.join(MODELS)}")
+    for name in names or list(MODELS):
         print(f"## {name}\n\n{wrapper_class(name).arguments_help()}\n")

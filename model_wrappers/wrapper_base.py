@@ -16,7 +16,7 @@ from lm_eval.api.model import LM, CacheHook
 
 from lm_eval_audio.audio import conditions
 from lm_eval_audio.audio.conditions import AudioCondition
-from lm_eval_audio.endpoints.model_args import Arg, Settings, argument_table, choice, read_arguments
+from lm_eval_audio.endpoints.model_args import PROMPT_SOURCES, Arg, Settings, argument_table, choice, read_arguments
 from lm_eval_audio.model_wrappers.run_notes import ModelNotes
 
 
@@ -26,8 +26,6 @@ def audio_arg() -> Arg:
 
 
 def prompts_arg(help_text: str) -> Arg:
-    from lm_eval_audio.endpoints.model_args import PROMPT_SOURCES
-
     return Arg("prompts", "benchmark", help_text, read=choice(*PROMPT_SOURCES), recorded_as="prompts_from")
 
 
@@ -46,6 +44,10 @@ class AudioLM(LM):
     WHO = ""
     ARGS: tuple[Arg, ...] = ()
     IGNORED: tuple[str, ...] = ()  # names some lm-eval front ends pass: let through, checked for credentials
+    # Whether --gen_kwargs max_gen_toks=N is also the model's thinking_budget= (cli_patches.budget_from_gen_kwargs):
+    # for a wrapper that knows from the checkpoint whether it thinks (openai-audio takes thinking_budget= as the word
+    # that the served model thinks, so setting it would make every served model read as thinking).
+    BUDGET_FROM_GEN_KWARGS = False
     # The results folder's name where lm-eval's own (after pretrained=, model=) is wrong (registry.results_folder_name)
     results_name = None
 

@@ -165,7 +165,7 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     assert metrics["gpt_align_official,none"] == pytest.approx(3 / 4)
     assert metrics["exact_match_official,none"] == pytest.approx(3 / 4)  # "unsure" has no letter for the rule either
     assert metrics["gpt_align_judge_failures,none"] == 2
-    folders = task.scoring().notes["airbench_folder_accuracy"][name]
+    folders = task.scoring().data_notes["airbench_folder_accuracy"][name]
     assert folders["gpt_align"] == {"Music_AQA_ds1": {"items": 3, "scored": 3, "accuracy": pytest.approx(2 / 3)},
                                     "Music_AQA_ds2": {"items": 3, "scored": 3, "accuracy": pytest.approx(1 / 3)}}
     for official in ("gpt_align_official", "exact_match_official"):

@@ -83,7 +83,7 @@ def test_long_form_chunks_are_rejoined_in_order_before_scoring():
     # --limit cut recording r1: it is left out of wer (and named), r2 is still scored
     task = task_scoring("audiobench_earnings21_test")
     assert utils.wer([items[0], items[1], items[3]], task) == 0.0
-    assert task.notes["audiobench_incomplete_recordings"] == {
+    assert task.data_notes["audiobench_incomplete_recordings"] == {
         "audiobench_earnings21_test": ["r1 (chunks [0, 2] of 3)"]}
 
 
@@ -107,7 +107,7 @@ def test_sweep_statistics_across_templates():
                                                      audiobench_scoring.combine_mean)
     task = task_scoring("audiobench_clotho_aqa_test")
     assert (mean([], task), low([], task), high([], task), std([], task)) == (45.0, 20.0, 70.0, 25.0)
-    assert task.notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
+    assert task.data_notes["audiobench_sweep_unscored_templates"] == {"audiobench_clotho_aqa_test/judge_score": [1]}
     captions = [{"doc_id": t, "reference": "a dog barks", "response": r, "template_id": t, "audio_missing": False}
                 for t, r in enumerate(["a dog barks", "a cat meows"])]
     per_template = [meteor.score("a dog barks", "a dog barks"), meteor.score("a dog barks", "a cat meows")]

@@ -55,7 +55,7 @@ def test_judged_accuracy_with_the_question_transcribed_for_the_judge(tmp_path, m
         assert scoring.judge_acc(items, task) == 1.0  # the one readable verdict
         assert scoring.judge_failures(items, task) == 1
     assert any("START QUESTION" in p and "steps forward" in p.split("START QUESTION")[1].lower() for p in prompts)
-    assert task.notes["bigbench_audio_question_asr"]["bigbench_audio_sample_navigate"].startswith(
+    assert task.data_notes["bigbench_audio_question_asr"]["bigbench_audio_sample_navigate"].startswith(
         "faster-whisper:")
 
 

@@ -223,7 +223,7 @@ def test_instruction_rows_the_official_script_reads_otherwise(caplog):
     task = task_scoring("mmau_pro_instruction_following")
     with caplog.at_level(logging.WARNING):
         assert scoring.instructions_followed([r["instructions_followed"] for r in results], task) == 0.2
-    noted = task.notes["instruction_checks_the_script_cannot_run"]
+    noted = task.data_notes["instruction_checks_the_script_cannot_run"]
     assert set(noted) == {"mmau_pro_instruction_following/i1", "mmau_pro_instruction_following/i2"}
     assert noted["mmau_pro_instruction_following/i1"].startswith("Number Words (range): TypeError")
     assert "2 instruction item(s) have a null kwargs field" in caplog.text and "id i2 (Keyword Frequency" in caplog.text
@@ -317,7 +317,7 @@ def test_both_scorings_of_one_run(tmp_path):
         assert asked == ["Q2?", "Q3?", "Q4?"]  # only what the patterns could not read, and not the empty answer
     assert task.item_scores["glitters_acc"] == {0: 1.0, 1: 0.0, 2: 1.0, 3: 1.0, 4: 0.0,
                                                                       5: 0.0, 6: 0.0}
-    breakdown = task.notes["official_breakdown"]["mmau_sample_sound"]["glitters_acc"]
+    breakdown = task.data_notes["official_breakdown"]["mmau_sample_sound"]["glitters_acc"]
     assert breakdown["sub_category"] == {"Other": {"items": 4, "accuracy": 0.5}, "Counting": {"items": 3,
                                                                                               "accuracy": 1 / 3}}
 
@@ -352,7 +352,7 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
     # (matches are kept for the task's run; another task meets the absent model)
     music = task_scoring("mmau_pro_music", judged=True)
     assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], music))
-    assert "cannot be loaded here" in music.notes["unscored_metrics"]["mmau_pro_music/official_acc"]
+    assert "cannot be loaded here" in music.data_notes["unscored_metrics"]["mmau_pro_music/official_acc"]
 
     opened = [{"doc_id": i, "uniq_id": f"o{i}", "question": f"Open{i}?", "answer": "ref", "audio_problem": p}
               for i, p in enumerate(["", "", "", "missing audio file: y"])]

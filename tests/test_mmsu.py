@@ -59,7 +59,7 @@ def test_official_acc_leaves_out_what_the_script_cannot_read_and_acc_all_items_d
     assert scoring.official_acc([o["official_acc"] for o in outs], task) == 0.5  # 1 of the 2 counted
     assert sum(o["acc_all_items"] for o in outs) / len(outs) == pytest.approx(1 / 3)
     assert [o["left_out_rate"] for o in outs] == [0.0, 1.0, 0.0]
-    breakdown = task.notes["official_breakdown"]["mmsu_sample_reasoning"]["official_acc"]
+    breakdown = task.data_notes["official_breakdown"]["mmsu_sample_reasoning"]["official_acc"]
     assert breakdown["category_sub_category"]["Reasoning / Linguistics"] == {"items": 1, "accuracy": 1.0}
     assert breakdown["leaderboard_column"]["Paralinguistics (Rea.)"] == {"items": 1, "accuracy": 0.0}
     assert set(breakdown["task_name"]) == {"intent_detection", "sarcasm_detection"}

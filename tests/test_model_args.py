@@ -37,6 +37,9 @@ def test_model_args_prints_each_models_table(capsys):
     assert out.startswith("## openai-audio\n") and "| `num_concurrent` | `8` | requests in flight" in out
     with pytest.raises(SystemExit):
         print_arguments(["hf-audo"])
+    print_arguments([])  # no name: every model's
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if line.startswith("## ")] == [f"## {name}" for name in MODELS]
 
 
 def test_reading_refuses_an_undeclared_name_a_credential_and_a_bad_value():

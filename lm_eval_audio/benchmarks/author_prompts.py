@@ -31,9 +31,10 @@ from pathlib import Path
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
+from lm_eval_audio.endpoints.model_args import PROMPT_SOURCES
 
 KEY = "prompts"
-MODES = ("benchmark", "authors")
+MODES = PROMPT_SOURCES
 OVERRIDE_KEY = "prompt"  # --metadata prompt=: the explicit instruction, which wins over both modes
 OWN = "the benchmark's own (the authors' stated setting)"
 

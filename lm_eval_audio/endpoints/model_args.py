@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -145,8 +146,7 @@ class Arg:
 
 
 # Readers for Arg.read: (who, name, value) -> the value read, or an error naming the argument.
-def flag(who: str, name: str, value) -> bool:
-    return as_bool(who, name, value)
+flag = as_bool
 
 
 def choice(*choices) -> Callable:
@@ -154,28 +154,21 @@ def choice(*choices) -> Callable:
 
 
 def whole(minimum: int = 1, optional: bool = False) -> Callable:
-    return lambda who, name, value: (None if optional and value is None else number(who, name, value, int, minimum))
+    read = optional_number if optional else number
+    return lambda who, name, value: read(who, name, value, int, minimum)
 
 
 def real(minimum: float, optional: bool = False) -> Callable:
-    return lambda who, name, value: (None if optional and value is None else number(who, name, value, float, minimum))
+    read = optional_number if optional else number
+    return lambda who, name, value: read(who, name, value, float, minimum)
 
 
-class Settings:
+class Settings(types.SimpleNamespace):
     """A wrapper's arguments as read (:func:`read_arguments`), as attributes; :meth:`replace` gives a copy with some
     changed (the same model under another ``audio=`` condition)."""
 
-    def __init__(self, **values) -> None:
-        self.__dict__.update(values)
-
     def replace(self, **changes) -> Settings:
-        return type(self)(**{**self.__dict__, **changes})
-
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and other.__dict__ == self.__dict__
-
-    def __repr__(self) -> str:
-        return f"Settings({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
+        return type(self)(**{**vars(self), **changes})
 
 
 def read_arguments(who: str, args: tuple[Arg, ...], given: dict, ignored: tuple[str, ...] = ()) -> dict:

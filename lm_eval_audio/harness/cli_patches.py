@@ -263,18 +263,14 @@ def budget_from_gen_kwargs(config) -> bool:
     """``--gen_kwargs max_gen_toks=N`` is a thinking model's whole budget too: lm-eval sets it on every generation
     task, and hf-audio otherwise raises a task's ``max_gen_toks`` to the family's thinking budget (a task's limit is
     written for an answer alone). Passed on as ``thinking_budget=N`` unless that is given; whether it was."""
+    from lm_eval_audio.model_wrappers.registry import wrapper_class
+
     gen_kwargs = config.gen_kwargs if isinstance(config.gen_kwargs, dict) else {}
-    if config.model in THINKING_WRAPPERS and "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) \
-            and "thinking_budget" not in config.model_args:
+    if "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) and "thinking_budget" not in \
+            config.model_args and config.model in MODELS and wrapper_class(config.model).BUDGET_FROM_GEN_KWARGS:
         config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
         return True
     return False
-
-
-# The model wrappers whose thinking_budget= --gen_kwargs max_gen_toks sets: hf-audio, which knows from the checkpoint
-# whether it thinks (openai-audio takes thinking_budget= as the word that the served model thinks: it is not set for
-# it, or every served model would be read as thinking).
-THINKING_WRAPPERS = ("hf-audio",)
 
 
 def check_before_the_model_loads(command: RunCommand) -> None:

@@ -69,12 +69,13 @@ def on_evaluator(module) -> None:
             judged, said = preflight(ours), set()
             scorings = {name: task.start_scoring(judged, said) for name, task in ours.items()
                         if hasattr(task, "start_scoring")}
-            notes = notes_of(lm) if is_ours(lm) else None
+            mine = is_ours(lm)
+            notes = notes_of(lm)  # None for a model that is not ours
             if notes is not None:
                 notes.start_run()
             try:
                 # with our model, a failed document is scored wrong, never right by lm-eval's argmax over -inf
-                with failed_items_scored_wrong(tasks if is_ours(lm) else {}):
+                with failed_items_scored_wrong(tasks if mine else {}):
                     results = original(lm, task_dict, *args, **kwargs)
             finally:
                 state = run_state.finish()
@@ -83,15 +84,15 @@ def on_evaluator(module) -> None:
             # what the judges did and what the data lacked
             fill_stderrs(results.get("results") or {}, {name: s.stderrs for name, s in scorings.items()})
             _record_run(results, state.data_notes, scorings, notes,
-                        getattr(lm, "audio_condition", None) if is_ours(lm) else None,
-                        getattr(lm, "run_record", None) if is_ours(lm) else None)
+                        getattr(lm, "audio_condition", None) if mine else None,
+                        getattr(lm, "run_record", None) if mine else None)
             if results.get("samples"):
                 # written as strict JSON, as the results are (null for NaN and infinities): lm-eval writes them as
                 # they are here, and the analysis reads them back from the files
                 results["samples"] = {task: [strict_json.finite_copy(sample) for sample in samples]
                                       for task, samples in results["samples"].items()}
             # for the results folder's name (on_evaluation_tracker), from the model's own settings
-            naming = (getattr(lm, "results_name", None), getattr(lm, "audio_condition", None)) if is_ours(lm) else None
+            naming = (getattr(lm, "results_name", None), getattr(lm, "audio_condition", None)) if mine else None
             return RunResults(results, scorings, naming)
 
         return evaluate
@@ -119,7 +120,7 @@ def _record_run(results: dict, loader_notes: dict, scorings: dict[str, TaskScori
     summaries = {name: s.judge_summary for name, s in scorings.items() if s.judge_summary is not None}
     if summaries:
         results["lm_eval_audio_judge"] = summaries
-    data = _data_notes(loader_notes, notes.data_notes if notes else {}, *(s.notes for s in scorings.values()))
+    data = _data_notes(loader_notes, notes.data_notes if notes else {}, *(s.data_notes for s in scorings.values()))
     if data:
         results["lm_eval_audio_data"] = data
         breakdowns = results["lm_eval_audio_data"].get("official_breakdown")
@@ -188,10 +189,10 @@ def on_evaluation_tracker(module) -> None:
             if naming and config.model_source in MODELS:
                 # lm-eval's name (from pretrained=, model=, ...) made ours, once: a cascade's after its recognizer
                 # and LLM, an ablated run's with its condition.
-                from lm_eval.utils import sanitize_model_name
+                from lm_eval_audio.harness.tracker_naming import folder_name
 
                 config.model_name = results_folder_name(config.model_name or "", *naming)
-                config.model_name_sanitized = sanitize_model_name(config.model_name)
+                config.model_name_sanitized = folder_name(config.model_name)
                 results.naming = None
             original(self, strict_json.strict_results(results, null_reasons_of(results)), samples)
             scorings = results.scorings if isinstance(results, RunResults) else {}

@@ -13,28 +13,26 @@ import logging
 from dataclasses import dataclass, field
 
 from lm_eval_audio.storage import said_once
+from lm_eval_audio.storage.notes_by_kind import NotesByKind
 
 log = logging.getLogger("lm_eval.audio")
 
 
 @dataclass
-class TaskScoring:
+class TaskScoring(NotesByKind):
     """``name`` and ``metadata`` (the judge's settings among them) are the task's; ``judged``: whether the run has a
     judge (the preflight found one: the judge metrics are reported only then); ``said``: the warnings given once in
-    this run (shared by the run's tasks)."""
+    this run (shared by the run's tasks); ``data_notes``: into the results' ``lm_eval_audio_data``."""
 
     name: str
     metadata: dict = field(default_factory=dict)
     judged: bool = False
-    said: set = field(default_factory=set)
     # metric -> the standard error its aggregation reported (lm-eval only has its own aggregations')
     stderrs: dict[str, float] = field(default_factory=dict)
     # metric -> why its aggregation gave no number (written beside the null in the results)
     null_reasons: dict[str, str] = field(default_factory=dict)
     # metric -> doc_id -> the item's own score (None: not scored, e.g. a judge failure)
     item_scores: dict[str, dict[int, float | None]] = field(default_factory=dict)
-    # kind -> key -> value: into the results' lm_eval_audio_data
-    notes: dict[str, dict] = field(default_factory=dict)
     # the judge's log (one entry per request) and its settings and counts
     judge_records: list[dict] = field(default_factory=list)
     judge_summary: dict | None = None
@@ -44,20 +42,9 @@ class TaskScoring:
     # aggregate the same items, and the judge (and its log) must see them once.
     verdicts: dict[tuple, object] = field(default_factory=dict)
 
-    def note(self, kind: str, key: str, value) -> None:
-        """``lm_eval_audio_data.<kind>.<key>`` in the results."""
-        self.notes.setdefault(kind, {})[key] = value
-
     def note_for_task(self, kind: str, key: str, value) -> None:
         """``lm_eval_audio_data.<kind>.<task>.<key>`` in the results (a breakdown of one metric, say)."""
-        self.notes.setdefault(kind, {}).setdefault(self.name, {})[key] = value
-
-    def first_time(self, key) -> bool:
-        """True the first time ``key`` is asked about in this run: for warnings given once per run."""
-        if key in self.said:
-            return False
-        self.said.add(key)
-        return True
+        self.data_notes.setdefault(kind, {}).setdefault(self.name, {})[key] = value
 
     @staticmethod
     def first_time_in_process(key) -> bool:
