@@ -1,0 +1,15 @@
+"""Hooks for the CochlScene tasks: data and prompt (``data``), the judge-free reading, Qwen-Audio's exact match,
+MiDashengLM's label search and the breakdown (``scoring``)."""
+
+from __future__ import annotations
+
+from lm_eval_audio.benchmarks.data_notes import loader
+from lm_eval_audio.benchmarks.speech_sets import doc_to_audio, doc_to_text  # noqa: F401  (named by the YAMLs)
+from lm_eval_audio.metrics.aggregations import count  # noqa: F401
+from lm_eval_audio.tasks.cochlscene import data
+from lm_eval_audio.tasks.cochlscene.scoring import acc, process_results  # noqa: F401
+
+
+@loader
+def load(split="test", sample=False, *, notes, **metadata):
+    return data.load_docs(split, metadata, sample, notes=notes)

@@ -1,0 +1,11 @@
+"""Nonspeech7k (Rashid et al., IET Signal Processing 2023; its test set from Zenodo record 6967442): what shared
+code needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="Nonspeech7k",
+    check_data=data_check("lm_eval_audio.tasks.nonspeech7k.data"),
+    count_metrics=("answer_unread",),
+    headline_metrics=("acc",))

@@ -1,0 +1,11 @@
+"""TUT Acoustic Scenes 2017 (DCASE 2017 task 1; its evaluation set from Zenodo record 1040168): what shared code
+needs to know of this folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="TUT Acoustic Scenes 2017",
+    check_data=data_check("lm_eval_audio.tasks.tut2017.data"),
+    count_metrics=("answer_unread",),
+    headline_metrics=("acc", "exact_match"))

@@ -1,0 +1,44 @@
+"""TUT Acoustic Scenes 2017's scores, by the readings its reference evaluations use that need no LLM judge (the
+results name each):
+
+* ``acc``: the option the answer picks, read without a judge (``class_reading.chosen_option``: its letter, or the
+  one option it names), equal to the clip's scene. Kimi-Audio-Evalkit, whose numbers the model cards quote, has
+  gpt-4o-mini judge each answer against the meta.txt label instead (MoonshotAI/Kimi-Audio-Evalkit@4080c49
+  almeval/datasets/ds_mqa.py:389-412; its ``DATASET_NAME`` is 'TUT2017', ds_mqa.py:449, so the 'tut2017' check at
+  :400 never holds and the generic judge prompt, ds_mqa.py:9-43, is the one sent). No judge is run here: a synonym
+  or a paraphrase the judge would accept is wrong here; an answer naming no option or several is wrong and counted
+  in ``answer_unread``.
+* ``exact_match``: Qwen-Audio's ``eval_audio/evaluate_scene.py`` (QwenLM/Qwen-Audio@b50fb95, :162 and :214): the
+  stripped answer equal to the label. Its labels come from a jsonl on Alibaba's OSS this repository cannot read;
+  they are taken to be meta.txt's (``city_center``, ``cafe/restaurant``): not confirmed.
+
+Accuracy per scene in ``lm_eval_audio_data.official_breakdown``. A missing clip has no answer: counted
+(``audio_missing``) and wrong.
+"""
+
+from __future__ import annotations
+
+from lm_eval_audio.benchmarks.choice_layout import accuracy_by
+from lm_eval_audio.benchmarks.class_reading import chosen_option, exact_match
+from lm_eval_audio.metrics.stderr import proportion_stderr
+from lm_eval_audio.tasks.tut2017.data import OPTIONS
+
+
+def process_results(doc: dict, results: list) -> dict:
+    missing = bool(doc["audio_problem"])
+    response = "" if missing else results[0]
+    picked = None if missing else chosen_option(response, OPTIONS)
+    item = {"doc_id": doc["doc_id"], "score": float(picked == doc["option"]), "class": doc["reference"]}
+    return {"acc": item, "exact_match": float(not missing and exact_match(response, doc["reference"])),
+            "audio_missing": float(missing), "answer_unread": float(not missing and picked is None)}
+
+
+def acc(items: list[dict], task) -> float:
+    pairs = [(i, i["score"]) for i in items]
+    task.note_for_task("official_breakdown", "acc", {"class": accuracy_by("class", pairs)})
+    task.report_item_scores("acc", [(i["doc_id"], i["score"]) for i in items])
+    if not items:
+        return task.not_a_number("acc", "the task has no item to score")
+    value = sum(i["score"] for i in items) / len(items)
+    task.report_stderr("acc", proportion_stderr(value, len(items)))
+    return value
