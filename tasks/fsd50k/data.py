@@ -1,0 +1,99 @@
+"""FSD50K's evaluation set as the Hub copy ``Fhrozen/FSD50k`` holds it (the layout google-research/mseb@03534b7
+``mseb/datasets/fsd50k.py:84-108`` reads; FSD50K's own release layout): ``labels/vocabulary.csv`` (no header: index,
+AudioSet id, label), ``labels/eval.csv`` (``fname``, ``labels``: the clip's labels joined by ",", ``mids``) and
+``clips/eval/<fname>.wav``. 10,231 clips, 200 labels (FSD50K's eval set; MiDashengLM's FSD50K jsonl has 10,231
+lines and 200 labels).
+
+The labels are read as MiDashengLM's evaluation writes them (xiaomi-research/dasheng-lm@2e3f2b0
+``evaluate/jsonl/MiDashengLM_FSD50K.jsonl``): "_" made " " ("Electric_guitar" -> "Electric guitar"). The question
+is its FSD50K question (``evaluate/prompt.csv:16``).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks.choice_layout import LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.benchmarks.label_sets import READINGS
+from lm_eval_audio.benchmarks.task_settings import one_of
+
+SPEC = DataSpec(
+    name="FSD50K", variable="FSD50K_DATA_DIR", metadata_key="fsd50k_data_dir", hub="Fhrozen/FSD50k",
+    holds="labels/vocabulary.csv, labels/eval.csv and clips/eval/<fname>.wav",
+    sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
+VOCABULARY, LABELS = "labels/vocabulary.csv", "labels/eval.csv"
+MIDASHENGLM_CSV = "xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:16"
+PROMPT = "Which labels describe the sound?"  # MIDASHENGLM_CSV, MiDashengLM's column
+# The prompts MiDashengLM's evaluation asked the models its card compares (--model_args ...,prompts=authors); its
+# compute_map.py reads each one's answer by the model's name: give label_reading too (README.md).
+AUTHORS_PROMPTS = {
+    "Qwen2.5-Omni": Published("Classify the multi-label sound with keywords in English.", MIDASHENGLM_CSV,
+                              "as MiDashengLM's evaluation asked Qwen2.5-Omni, with the system prompt 'You are a "
+                              "multi-label sound classification model.' (system_prompt= in --model_args); its "
+                              "answers read with --metadata '{\"label_reading\": \"qwen\"}'"),
+    "Kimi-Audio": Published(PROMPT, MIDASHENGLM_CSV, "as MiDashengLM's evaluation asked Kimi-Audio-Instruct; its "
+                            "answers read with --metadata '{\"label_reading\": \"kimi\"}'"),
+}
+READING_KEY = "label_reading"
+
+
+def reading(metadata: dict) -> str:
+    """How an answer is split into labels (compute_map.py's process_text, chosen there by the model's name)."""
+    return one_of(metadata, READING_KEY, "semicolons", READINGS, speech_sets.SpeechDataError,
+                  "give semicolons (MiDashengLM's reading, the default), qwen (its reading of a Qwen model's answer) "
+                  "or kimi (of Kimi-Audio's)")
+
+
+def _table(path: Path, what: str) -> list[list[str]]:
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.reader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise speech_sets.SpeechDataError(f"{path} cannot be read as {what} ({e}): download it again") from None
+
+
+def vocabulary(path: Path) -> set[str]:
+    rows = [r for r in _table(path, "FSD50K's vocabulary") if r]
+    if not rows or any(len(r) < 3 for r in rows):
+        raise speech_sets.SpeechDataError(f"{path} is not FSD50K's vocabulary.csv (rows of index, AudioSet id, "
+                                          "label): download it again")
+    return {r[2] for r in rows}
+
+
+def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    label = "FSD50K eval" + (" sample" if sample else "")
+    found = resolve(SPEC, metadata, sample)
+    vocab_path, labels_path = (speech_sets.files(SPEC, found.root, found.snapshot, name, label, transcript=True)[0]
+                               for name in (VOCABULARY, LABELS))
+    speech_sets.record(notes, label, found.root, found.snapshot, [vocab_path, labels_path])
+    known = vocabulary(vocab_path)
+    split = reading(metadata)
+    notes.note("scoring_rules", label, f"answers split into labels by compute_map.py's {split!r} reading")
+    default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "FSD50K", PROMPT)
+    instruction = speech_sets.asked(notes, label, metadata, default)
+    rows = _table(labels_path, "FSD50K's eval.csv")
+    header = rows[0] if rows else []
+    if "fname" not in header or "labels" not in header:
+        raise speech_sets.SpeechDataError(f"{labels_path} lacks the column(s) fname and labels of FSD50K's eval.csv "
+                                          f"(it has {', '.join(header) or 'nothing'}): download it again")
+    docs, invalid = [], LeftOut(label, "row", notes)
+    for index, cells in enumerate(rows[1:]):
+        row = dict(zip(header, cells))
+        names = [n for n in (row.get("labels") or "").split(",") if n]
+        unknown = [n for n in names if n not in known]
+        if not row.get("fname") or not names or unknown:
+            invalid.add(index, row.get("fname"), f"labels {row.get('labels')!r}: " + (
+                f"{', '.join(unknown)} not in {VOCABULARY}" if unknown else "no fname or no label"))
+            continue
+        audio = found.root / "clips" / "eval" / f"{row['fname']}.wav"
+        labels = [n.replace("_", " ") for n in names]
+        docs.append(speech_sets.document(
+            len(docs), row["fname"], "; ".join(labels), "", instruction, audio_path=str(audio),
+            audio_problem=found.problem(audio), labels=labels, label_reading=split))
+    invalid.warn(labels_path)
+    return speech_sets.checked(docs, label, notes, missing_are="scored as naming no label")

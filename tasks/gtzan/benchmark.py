@@ -1,0 +1,10 @@
+"""GTZAN (Tzanetakis and Cook, 2002; its clips as sanchit-gandhi/gtzan): what shared code needs to know of this
+folder."""
+
+from lm_eval_audio.benchmarks.registry import Benchmark
+from lm_eval_audio.benchmarks.speech_sets import data_check
+
+BENCHMARK = Benchmark(
+    name="GTZAN",
+    check_data=data_check("lm_eval_audio.tasks.gtzan.data"),
+    headline_metrics=("acc",))

@@ -1,0 +1,14 @@
+"""Hooks for the NSynth tasks: data and prompts (``data``), the reading and the breakdown (``scoring``)."""
+
+from __future__ import annotations
+
+from lm_eval_audio.benchmarks.data_notes import loader
+from lm_eval_audio.benchmarks.speech_sets import doc_to_audio, doc_to_text  # noqa: F401  (named by the YAMLs)
+from lm_eval_audio.metrics.aggregations import count  # noqa: F401
+from lm_eval_audio.tasks.nsynth import data
+from lm_eval_audio.tasks.nsynth.scoring import acc, process_results  # noqa: F401
+
+
+@loader
+def load(target, sample=False, *, notes, **metadata):
+    return data.load_docs(target, metadata, sample, notes=notes)
