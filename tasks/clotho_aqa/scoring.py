@@ -1,0 +1,52 @@
+"""Clotho-AQA's scores, by the two readings its exact-match evaluations use (the results name all three numbers):
+
+* ``exact_match`` (lmms-eval's ``clotho_aqa_test.yaml:12-17``, EvolvingLMMs-Lab/lmms-eval@75571cf, whose
+  ``api/metrics.py:188-220`` ``exact_match_hf_evaluate`` it names with ``ignore_case`` and ``ignore_punctuation``):
+  the answer and the reference lower-cased, every ``string.punctuation`` character removed from both, then equal.
+  Spaces are kept: " yes" is not "yes" there, and not here.
+* ``acc`` and ``acc_yes_no`` (Qwen-Audio's ``eval_audio/evaluate_aqa.py:162,205-222``, QwenLM/Qwen-Audio@b50fb95, as
+  the Qwen-Audio card's Clotho-AQA numbers are scored): the answer stripped of surrounding white space (its decode
+  step) equal to the reference as written (scikit-learn's ``accuracy_score`` on the strings: case counts); over all
+  items, and over those whose reference is yes or no, any case (its ``bi_ACC_score``).
+
+Fractions of 1. A missing clip has no answer: counted (``audio_missing``) and wrong.
+"""
+
+from __future__ import annotations
+
+import string
+
+from lm_eval_audio.metrics.stderr import proportion_stderr
+
+_NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def lmms_eval_match(response, reference: str) -> bool:
+    """``exact_match_hf_evaluate(ignore_case=True, ignore_punctuation=True)`` on one pair."""
+    if not isinstance(response, str):
+        return False
+    return response.lower().translate(_NO_PUNCTUATION) == reference.lower().translate(_NO_PUNCTUATION)
+
+
+def qwen_audio_match(response, reference: str) -> bool:
+    """``accuracy_score`` on one pair, the response stripped as ``evaluate_aqa.py:162`` decodes it."""
+    return isinstance(response, str) and response.strip() == reference
+
+
+def process_results(doc: dict, results: list) -> dict:
+    missing = bool(doc["audio_problem"])
+    response = "" if missing else results[0]
+    qwen = float(qwen_audio_match(response, doc["reference"]))
+    return {"exact_match": float(lmms_eval_match(response, doc["reference"])), "acc": qwen,
+            "acc_yes_no": {"doc_id": doc["doc_id"], "score": qwen, "yes_no": doc["yes_no"]},
+            "audio_missing": float(missing)}
+
+
+def acc_yes_no(items: list[dict], task) -> float:
+    """Qwen-Audio's ``bi_ACC_score``: accuracy over the items whose reference is yes or no."""
+    scored = [i["score"] for i in items if i["yes_no"]]
+    if not scored:
+        return task.not_a_number("acc_yes_no", "no item's reference is yes or no")
+    value = sum(scored) / len(scored)
+    task.report_stderr("acc_yes_no", proportion_stderr(value, len(scored)))
+    return value
