@@ -1,10 +1,16 @@
-"""FLEURS's data in its official layout: the Hub dataset ``google/fleurs``, per language ``data/<lang>/test.tsv``
-(no header, tab-separated: ``id``, ``file_name``, ``raw_transcription``, ``transcription``, the transcription's
-characters with ``|`` between words, ``num_samples``, ``gender``) beside ``data/<lang>/audio/test.tar.gz`` (the
-clips, 16 kHz WAV, matched to the rows by file name as ``fleurs.py`` matches them).
+"""FLEURS's data in either of the layouts ``google/fleurs`` is published in (``split_layouts``), per language:
 
-A task fetches its language's transcript and archive only; the archive is unpacked once into the Hugging Face
-cache. The reference is ``transcription`` (the normalized text every toolkit but UltraEval-Audio scores against),
+* the dataset script's (``fleurs.py``): ``data/<lang>/test.tsv`` (no header, tab-separated: ``id``, ``file_name``,
+  ``raw_transcription``, ``transcription``, the transcription's characters with ``|`` between words,
+  ``num_samples``, ``gender``) beside ``data/<lang>/audio/test.tar.gz`` (the clips, 16 kHz WAV, matched to the rows
+  by file name as ``fleurs.py`` matches them); a task fetches its language's transcript and archive only, the
+  archive unpacked once into the Hugging Face cache;
+* the Hub's parquet conversion of it: ``<lang>/test-*.parquet`` (a conversion to the main branch) or
+  ``<lang>/test/*.parquet`` (the ``refs/convert/parquet`` branch, pinned with ``data_revisions``), the columns
+  ``fleurs.py``'s features: ``id``, ``num_samples``, ``path``, ``audio``, ``transcription``, ``raw_transcription``,
+  ``gender`` (0 male, 1 female, 2 other), ``lang_id``, ``language``, ``lang_group_id``.
+
+The reference is ``transcription`` (the normalized text every toolkit but UltraEval-Audio scores against),
 each language scored by the rule of ``RULES`` (README: which and why).
 """
 
@@ -13,17 +19,17 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks import author_prompts, speech_sets, split_layouts
 from lm_eval_audio.benchmarks.author_prompts import Published
-from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.benchmarks.split_layouts import SplitLayout
 
 log = logging.getLogger("lm_eval.audio.fleurs")
 
 SPEC = DataSpec(
     name="FLEURS", variable="FLEURS_DATA_DIR", metadata_key="fleurs_data_dir", hub="google/fleurs",
-    holds="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz",
+    holds="data/<lang>/test.tsv and data/<lang>/audio/test.tar.gz, or the parquet conversion's <lang>/test-*.parquet",
     sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
 # fleurs.py's _FLEURS_LANG: the 102 configurations (google/fleurs)
 LANGUAGES = (
@@ -74,7 +80,13 @@ ENGLISH_NAMES = {
 # data/download_benchmark.py:335-336 (the same as this task's default)
 KIMI_SOURCE = "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:{line} (Fleurs lang_configs)"
 KIMI_LINES = {"cmn_hans_cn": 335, "en_us": 336}
+# fleurs.py's transcript columns (its _get_data) and its features (its _info), as the parquet conversion holds them
 COLUMNS = ("id", "file_name", "raw_transcription", "transcription", "characters", "num_samples", "gender")
+LAYOUT = SplitLayout(
+    transcript="data/{language}/test.tsv", archive="data/{language}/audio/test.tar.gz",
+    parquet=("{language}/test-*.parquet", "{language}/test/*.parquet"), columns=COLUMNS, file_column="file_name",
+    parquet_columns=("id", "raw_transcription", "transcription", "gender"))
+GENDERS = ("MALE", "FEMALE", "OTHER")  # fleurs.py's gender_to_id: the conversion's gender numbers
 
 
 def rule(language: str, metadata: dict | None = None) -> str:
@@ -97,20 +109,9 @@ def authors_prompts(language: str) -> dict:
     return out
 
 
-def read_transcript(path: Path, invalid: LeftOut) -> list[dict]:
-    """The rows of a ``test.tsv``, split on tabs as ``fleurs.py`` splits them (a row beginning with a quotation mark
-    is text, not a quoted field); a row without its seven fields is left out and named."""
-    rows = []
-    # lines end at "\n" only, as fleurs.py's readlines() ends them (str.splitlines would also break at \x1c, \u2028)
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-        if not line.strip():
-            continue
-        fields = line.strip().split("\t")
-        if len(fields) != len(COLUMNS):
-            invalid.add(number, line[:40], f"{len(fields)} tab-separated fields, not {len(COLUMNS)}")
-            continue
-        rows.append({**dict(zip(COLUMNS, fields)), "line": number})
-    return rows
+def gender(value) -> str:
+    """A row's gender as the transcript writes it (the conversion's class number read as its name)."""
+    return GENDERS[value] if isinstance(value, int) and 0 <= value < len(GENDERS) else str(value)
 
 
 def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
@@ -118,35 +119,20 @@ def load_docs(language: str, metadata: dict, sample: bool, *, notes: DataNotes) 
         raise speech_sets.SpeechDataError(f"FLEURS has no language {language!r}: give one of fleurs.py's codes "
                                           "(en_us, cmn_hans_cn, ...)")
     label = f"FLEURS {language}" + (" sample" if sample else "")
-    root, snapshot = speech_sets.source(SPEC, metadata, sample)
-    tsv, = speech_sets.files(SPEC, root, snapshot, f"data/{language}/test.tsv", label,
-                             transcript=True)
-    archive = root / f"data/{language}/audio/test.tar.gz"  # fetched (and checked) as it is unpacked
-    speech_sets.record(notes, label, root, snapshot, [tsv])
     scoring = rule(language, metadata)
     default = author_prompts.instruction(notes, label, metadata, authors_prompts(language), "FLEURS",
                                         default_prompt(language))
     instruction = speech_sets.asked(notes, label, metadata, default, scoring)
-    clips = speech_sets.archive_clips(snapshot, archive, f"{language}-test", label)
-    invalid = LeftOut(label, "line", notes)
-    rows: dict[str, dict] = {}
-    for row in read_transcript(tsv, invalid):
-        if row["file_name"] in rows:  # fleurs.py keys its rows by file name: the last one stands
-            notes.note("repeated_rows", f"{label}/{row['file_name']}", "the last row of this file name is used")
-        rows[row["file_name"]] = row
+    split = split_layouts.read_split(SPEC, LAYOUT, language, metadata, sample, label, notes)
     docs = []
-    for row in rows.values():
-        if not row["transcription"].strip():
-            invalid.add(row["line"], row["file_name"], "empty transcription")
+    for row in split.rows:
+        reference = row["transcription"]
+        if not isinstance(reference, str) or not reference.strip():
+            split.invalid.add(row["line"], row["clip_name"], "empty transcription")
             continue
-        if "/" in row["file_name"] or "\\" in row["file_name"] or row["file_name"] in ("", ".", ".."):
-            invalid.add(row["line"], row["file_name"], "file_name is not a clip's name (it holds a path): refused")
-            continue
-        clip = clips / row["file_name"]
-        problem = "" if clip.is_file() else f"missing audio file: {row['file_name']} is not in {archive.name}"
         docs.append(speech_sets.document(
-            len(docs), row["file_name"], row["transcription"], scoring, instruction, audio_path=str(clip),
-            audio_problem=problem or speech_sets.clip_problem(clip), language=language, sentence_id=row["id"],
-            raw_transcription=row["raw_transcription"], gender=row["gender"]))
-    invalid.warn(tsv)
+            len(docs), row["clip_name"], reference, scoring, instruction, **split_layouts.clip_fields(row),
+            language=language, sentence_id=str(row["id"]), raw_transcription=row["raw_transcription"],
+            gender=gender(row["gender"])))
+    split.invalid.warn(split.read)
     return speech_sets.checked(docs, label, notes)
