@@ -60,6 +60,10 @@ def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
     ours = out[:out.index("usage: lm-eval ")]
     for name in ("judge", "serve-judge", "diagnose", "mix", "report"):
         assert re.search(rf"^  {name} +\S", ours, re.M), name
+    # every bundled benchmark folder's tasks, by the prefix its task names share (a folder added is named with no
+    # edit elsewhere: the list comes from the registry)
+    folders = sorted(p.parent.name for p in (REPO / "tasks").glob("*/benchmark.py"))
+    assert len(folders) >= 15 and [f for f in folders if f"({f}_*)" not in ours] == []
 
 
 @pytest.mark.slow
