@@ -16,6 +16,7 @@ from conftest import stand_in_hub
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.speech_sets import SpeechDataError
 from lm_eval_audio.metrics import captioning
+from lm_eval_audio.benchmarks import caption_sets
 from lm_eval_audio.tasks.audiocaps_caption import data as audiocaps
 from lm_eval_audio.tasks.clotho_caption import data as clotho
 from lm_eval_audio.tasks.musiccaps import data as musiccaps
@@ -94,7 +95,7 @@ def test_the_samples_load_with_every_reference(module, refs):
     ("one caption", ["one caption"]), (["a", "b"], ["a", "b"]), ([], None), (["a", ""], None), (None, None),
     (3, None)])
 def test_a_reference_cell_is_a_list_of_captions_or_one_caption(value, expected):
-    assert clotho.references(value) == expected
+    assert caption_sets.references(value) == expected
 
 
 def _copy(module, tmp_path: Path, table=None) -> Path:

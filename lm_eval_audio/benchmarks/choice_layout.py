@@ -258,6 +258,22 @@ def accuracy_by(field: str, docs_and_scores: list[tuple[dict, float]]) -> dict[s
     return {k: {"items": v["items"], "accuracy": v["correct"] / v["items"]} for k, v in out.items()}
 
 
+def accuracy_with_breakdown(items: list[dict], task, fields: tuple[str, ...] = ("class",), metric: str = "acc") -> float:
+    """The aggregation of a classification task whose items are ``{"doc_id", "score", <each field>}``: the accuracy
+    over every item, its standard error, the per-item scores, and the accuracy per value of each field (the class,
+    and whatever else the dataset breaks its results down by) in ``lm_eval_audio_data.official_breakdown``."""
+    from lm_eval_audio.metrics.stderr import proportion_stderr
+
+    pairs = [(i, i["score"]) for i in items]
+    task.note_for_task("official_breakdown", metric, {f: accuracy_by(f, pairs) for f in fields})
+    task.report_item_scores(metric, [(i["doc_id"], i["score"]) for i in items])
+    if not items:
+        return task.not_a_number(metric, "the task has no item to score")
+    value = sum(i["score"] for i in items) / len(items)
+    task.report_stderr(metric, proportion_stderr(value, len(items)))
+    return value
+
+
 def pooled_by_group(breakdowns: dict, group_subtasks: dict) -> dict:
     """Each group's per-field accuracies over all of its tasks' documents, as the official scripts print them over
     a whole benchmark (MMAR's 16 sub-categories span its modality tasks): the tasks' counts summed, each value's

@@ -58,3 +58,13 @@ def chosen_option(response, options: tuple[str, ...]) -> str | None:
             named.add(name)
             text = pattern.sub(" ", text)
     return named.pop() if len(named) == 1 else None
+
+
+def option_results(doc: dict, results: list, options: tuple[str, ...], class_field: str = "reference") -> dict:
+    """A lettered-option classification item's entries: ``acc`` (the option read by :func:`chosen_option` equal to
+    the document's ``option``; per class ``doc[class_field]``), ``audio_missing`` (a missing clip: no answer, wrong)
+    and ``answer_unread`` (an answer that picks no option or several: wrong, and counted)."""
+    missing = bool(doc["audio_problem"])
+    picked = None if missing else chosen_option(results[0], options)
+    item = {"doc_id": doc["doc_id"], "score": float(picked == doc["option"]), "class": doc[class_field]}
+    return {"acc": item, "audio_missing": float(missing), "answer_unread": float(not missing and picked is None)}

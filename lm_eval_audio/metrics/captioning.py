@@ -132,3 +132,27 @@ def aggregate(metric: str, items: list[dict], task) -> float:
     if result[metric] is None:
         return task.not_a_number(metric, result["refused"][metric])
     return result[metric]
+
+
+def process_results(doc: dict, results: list) -> dict:
+    """One clip's entries for the four corpus metrics; a missing or unplayable clip is scored as the empty caption
+    (it stays in the corpus, whose CIDEr-D IDF counts its references) and counted in ``audio_missing``."""
+    missing = bool(doc["audio_problem"])
+    entry = item(doc["doc_id"], "" if missing else results[0], doc["references"])
+    return {**{metric: entry for metric in METRICS}, "audio_missing": float(missing)}
+
+
+def cider_d(items, task):
+    return aggregate("cider_d", items, task)
+
+
+def spice(items, task):
+    return aggregate("spice", items, task)
+
+
+def spider(items, task):
+    return aggregate("spider", items, task)
+
+
+def meteor_dcase(items, task):
+    return aggregate("meteor_dcase", items, task)

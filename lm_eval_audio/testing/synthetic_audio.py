@@ -192,3 +192,34 @@ def write_audio_parquet(path: Path, rows: list[dict]) -> None:
 
     path.parent.mkdir(parents=True, exist_ok=True)
     pq.write_table(pa.Table.from_pylist(rows), path)
+
+
+def write_transcript_splits(out: Path, items: dict) -> int:
+    """Spoken sentences laid out as a dataset script's per-language test split (``benchmarks.split_layouts``'s
+    transcript layout): ``data/<lang>/test.tsv`` (no header, tab-separated: ``id``, ``file_name``,
+    ``raw_transcription``, ``transcription``, its characters with ``|`` between words, ``num_samples``, ``gender``)
+    beside ``data/<lang>/audio/test.tar.gz`` holding ``test/<file_name>``. ``items``: language -> (espeak-ng voice,
+    [(sentence id, raw transcription, transcription, gender)]); a sentence id given twice is two speakers of it.
+    Returns the number of clips written."""
+    import io
+    import tarfile
+
+    count = 0
+    for language, (voice, rows) in items.items():
+        folder = out / "data" / language
+        (folder / "audio").mkdir(parents=True)
+        lines = []
+        with tarfile.open(folder / "audio" / "test.tar.gz", "w:gz") as tar:
+            for k, (sentence_id, raw, text, gender) in enumerate(rows):
+                samples = said_whole(raw, voice)
+                buffer = io.BytesIO(wav_bytes(samples))
+                name = f"{sentence_id}{k:04d}.wav"
+                info = tarfile.TarInfo(f"test/{name}")
+                info.size, info.mtime = len(buffer.getvalue()), 0
+                buffer.seek(0)
+                tar.addfile(info, buffer)
+                characters = " | ".join(" ".join(word) for word in text.split()) + " |"
+                lines.append("\t".join([str(sentence_id), name, raw, text, characters, str(len(samples)), gender]))
+                count += 1
+        (folder / "test.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return count

@@ -5,15 +5,21 @@ or one string read as a list of one). 975 clips, 5 reference(s) each: cdjkim/aud
 The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9), the one
 text prompt a peer evaluation publishes for these sets (Qwen-Audio's base model is asked with special tokens,
 ``<|caption_clotho|>``, QwenLM/Qwen-Audio@0b0e882 eval_audio/evaluate_caption.py:143, no text).
+
+Scoring: CIDEr-D, SPICE, SPIDEr and METEOR 1.5 (``meteor_dcase``) over the whole set, each clip
+against all its reference captions, as the DCASE baseline's caption-evaluation-tools (coco-caption) computes them
+(``lm_eval_audio.metrics.captioning``; the reference evaluation the numbers come from: UltraEval-Audio's caption task (OpenBMB/UltraEval-Audio@9b69da6 registry/eval_task/caption.yaml, agg ``coco``: audio_evals/agg/base.py:141-155, the coco-caption metrics); Audio Flamingo 3 and MiDashengLM print AudioCaps numbers (CIDEr; FENSE) from their own evaluation files).
+
+A clip that is missing or unplayable has no answer: counted (``audio_missing``) and scored as the empty caption
+(it stays in the corpus, whose CIDEr-D IDF counts its references). The answer is scored as the model wrote it (the
+PTB tokenizer lower-cases it and drops punctuation).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import speech_sets
-from lm_eval_audio.benchmarks.choice_layout import LeftOut
+from lm_eval_audio.benchmarks import caption_sets, speech_sets
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 
@@ -25,30 +31,6 @@ REFERENCES = "caption"
 PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9
 
 
-def references(value) -> list[str] | None:
-    """The reference captions of a cell: a list of non-empty strings (one string read as a list of one), or None."""
-    refs = [value] if isinstance(value, str) else value
-    if not isinstance(refs, (list, tuple)) or not refs or not all(isinstance(r, str) and r.strip() for r in refs):
-        return None
-    return list(refs)
-
-
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "AudioCaps captioning test" + (" sample" if sample else "")
-    shards = speech_sets.table_shards(SPEC, metadata, sample, "data/test-*.parquet", label, notes)
-    instruction = speech_sets.asked(notes, label, metadata, PROMPT)
-    docs, invalid, index = [], LeftOut(label, "row", notes), 0
-    for path in shards:
-        rows, clips = table_checks.parquet_rows(path, [REFERENCES], "audio", speech_sets.SpeechDataError, SPEC.repo)
-        for audio_row, (row, (_, problem)) in enumerate(zip(rows, clips)):
-            row_index, index = index, index + 1
-            refs = references(row.get(REFERENCES))
-            if refs is None:
-                invalid.add(row_index, f"{path.name}/{audio_row}", f"{REFERENCES} holds no reference caption "
-                            f"({row.get(REFERENCES)!r}): download the file again")
-                continue
-            docs.append(speech_sets.document(
-                len(docs), f"{path.name}/{audio_row}", refs[0], "", instruction, audio_table=str(path),
-                audio_row=audio_row, audio_problem=problem or "", references=refs))
-    invalid.warn(label)
-    return speech_sets.checked(docs, label, notes, missing_are="scored as an empty caption")
+    return caption_sets.load_docs(SPEC, label, REFERENCES, PROMPT, metadata, sample, notes=notes)

@@ -13,11 +13,9 @@ the English split only (left out of the directions into the other two, as a sent
 
 from __future__ import annotations
 
-import io
-import tarfile
 from pathlib import Path
 
-from lm_eval_audio.testing.synthetic_audio import said_whole, wav_bytes, write_sample
+from lm_eval_audio.testing.synthetic_audio import write_sample, write_transcript_splits
 
 ITEMS = {  # language: (espeak-ng voice, [(sentence id, raw transcription, transcription, gender)])
     "en_us": ("en", [
@@ -38,25 +36,7 @@ ITEMS = {  # language: (espeak-ng voice, [(sentence id, raw transcription, trans
 
 
 def make(out: Path) -> int:
-    count = 0
-    for language, (voice, rows) in ITEMS.items():
-        folder = out / "data" / language
-        (folder / "audio").mkdir(parents=True)
-        lines = []
-        with tarfile.open(folder / "audio" / "test.tar.gz", "w:gz") as tar:
-            for k, (sentence_id, raw, text, gender) in enumerate(rows):
-                samples = said_whole(raw, voice)
-                buffer = io.BytesIO(wav_bytes(samples))
-                name = f"{sentence_id}{k:04d}.wav"
-                info = tarfile.TarInfo(f"test/{name}")
-                info.size, info.mtime = len(buffer.getvalue()), 0
-                buffer.seek(0)
-                tar.addfile(info, buffer)
-                characters = " | ".join(" ".join(word) for word in text.split()) + " |"
-                lines.append("\t".join([str(sentence_id), name, raw, text, characters, str(len(samples)), gender]))
-                count += 1
-        (folder / "test.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return count
+    return write_transcript_splits(out, ITEMS)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,8 @@ answer: counted (``audio_missing``) and wrong."""
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks.choice_layout import accuracy_by
+from lm_eval_audio.benchmarks.choice_layout import accuracy_with_breakdown
 from lm_eval_audio.benchmarks.class_reading import label_in_answer
-from lm_eval_audio.metrics.stderr import proportion_stderr
 
 
 def process_results(doc: dict, results: list) -> dict:
@@ -19,10 +18,4 @@ def process_results(doc: dict, results: list) -> dict:
 
 
 def acc(items: list[dict], task) -> float:
-    task.note_for_task("official_breakdown", "acc", {"class": accuracy_by("class", [(i, i["score"]) for i in items])})
-    task.report_item_scores("acc", [(i["doc_id"], i["score"]) for i in items])
-    if not items:
-        return task.not_a_number("acc", "the task has no item to score")
-    value = sum(i["score"] for i in items) / len(items)
-    task.report_stderr("acc", proportion_stderr(value, len(items)))
-    return value
+    return accuracy_with_breakdown(items, task)

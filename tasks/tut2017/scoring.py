@@ -18,27 +18,16 @@ Accuracy per scene in ``lm_eval_audio_data.official_breakdown``. A missing clip 
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks.choice_layout import accuracy_by
-from lm_eval_audio.benchmarks.class_reading import chosen_option, exact_match
-from lm_eval_audio.metrics.stderr import proportion_stderr
+from lm_eval_audio.benchmarks.choice_layout import accuracy_with_breakdown
+from lm_eval_audio.benchmarks.class_reading import exact_match, option_results
 from lm_eval_audio.tasks.tut2017.data import OPTIONS
 
 
 def process_results(doc: dict, results: list) -> dict:
     missing = bool(doc["audio_problem"])
-    response = "" if missing else results[0]
-    picked = None if missing else chosen_option(response, OPTIONS)
-    item = {"doc_id": doc["doc_id"], "score": float(picked == doc["option"]), "class": doc["reference"]}
-    return {"acc": item, "exact_match": float(not missing and exact_match(response, doc["reference"])),
-            "audio_missing": float(missing), "answer_unread": float(not missing and picked is None)}
+    return {**option_results(doc, results, OPTIONS),
+            "exact_match": float(not missing and exact_match(results[0], doc["reference"]))}
 
 
 def acc(items: list[dict], task) -> float:
-    pairs = [(i, i["score"]) for i in items]
-    task.note_for_task("official_breakdown", "acc", {"class": accuracy_by("class", pairs)})
-    task.report_item_scores("acc", [(i["doc_id"], i["score"]) for i in items])
-    if not items:
-        return task.not_a_number("acc", "the task has no item to score")
-    value = sum(i["score"] for i in items) / len(items)
-    task.report_stderr("acc", proportion_stderr(value, len(items)))
-    return value
+    return accuracy_with_breakdown(items, task)

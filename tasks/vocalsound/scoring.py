@@ -13,8 +13,7 @@ Accuracy per class, gender and age group (the dataset's own breakdown) in
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks.choice_layout import accuracy_by
-from lm_eval_audio.metrics.stderr import proportion_stderr
+from lm_eval_audio.benchmarks.choice_layout import accuracy_with_breakdown
 
 SEARCH_ORDER = ("Laughter", "Sniff", "Throat", "Cough", "Sigh", "Sneeze")
 
@@ -41,11 +40,4 @@ def process_results(doc: dict, results: list) -> dict:
 
 
 def acc(items: list[dict], task) -> float:
-    pairs = [(i, i["score"]) for i in items]
-    task.note_for_task("official_breakdown", "acc", {f: accuracy_by(f, pairs) for f in ("class", "gender", "age")})
-    task.report_item_scores("acc", [(i["doc_id"], i["score"]) for i in items])
-    if not items:
-        return task.not_a_number("acc", "the task has no item to score")
-    value = sum(i["score"] for i in items) / len(items)
-    task.report_stderr("acc", proportion_stderr(value, len(items)))
-    return value
+    return accuracy_with_breakdown(items, task, ("class", "gender", "age"))
