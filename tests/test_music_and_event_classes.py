@@ -31,9 +31,14 @@ def _copy(spec, tmp_path, monkeypatch):
 
 
 def test_the_samples_load_with_their_classes_and_prompts():
-    docs = gtzan.load_docs({}, True, notes=DataNotes())
+    notes = DataNotes()
+    docs = gtzan.load_docs({}, True, notes=notes)
     assert [d["reference"] for d in docs] == ["jazz", "classical", "metal"]
     assert {d["prompt"] for d in docs} == {"What's the music genre?"}
+    assert "Free Music Archive" in notes.entries["unpublished_prompt"]["GTZAN sample"]  # no GTZAN question is behind a card
+    notes = DataNotes()
+    gtzan.load_docs({"prompt": "Which genre?"}, True, notes=notes)
+    assert "unpublished_prompt" not in notes.entries
     docs = nsynth.load_docs("instrument", {}, True, notes=DataNotes())
     assert [d["reference"] for d in docs] == ["guitar", "bass", "organ"]
     notes = DataNotes()
@@ -65,6 +70,20 @@ def test_broken_copies_are_named(tmp_path, monkeypatch):
         fsd50k.load_docs({}, False, notes=DataNotes())
     with pytest.raises(SpeechDataError, match="label_reading 'gpt'"):
         fsd50k.load_docs({"label_reading": "gpt"}, True, notes=DataNotes())
+
+
+def test_fsd50k_vocabulary_is_read_in_the_releases_column_order(tmp_path, monkeypatch):
+    """FSD50K's vocabulary.csv is index, label, AudioSet id (google-research/mseb@3b2d05f corrected its reader to
+    that order): the label is the second column; a copy in another order is refused, naming the file."""
+    root = _copy(fsd50k.SPEC, tmp_path, monkeypatch)
+    vocabulary = root / "labels" / "vocabulary.csv"
+    assert fsd50k.vocabulary(vocabulary) == {"Dog", "Bark", "Domestic_animals_and_pets", "Music", "Guitar", "Rain"}
+    assert vocabulary.read_text().splitlines()[0] == "0,Dog,/m/0bt9lr"
+    swapped = ["{0},{2},{1}".format(*line.split(",")) for line in vocabulary.read_text().splitlines()]
+    vocabulary.write_text("\n".join(swapped) + "\n")
+    with pytest.raises(SpeechDataError, match=r"vocabulary.csv is not FSD50K's vocabulary.csv \(rows of index, "
+                                              r"label, AudioSet id.*a row reads \['0', '/m/0bt9lr', 'Dog'\]"):
+        fsd50k.load_docs({}, False, notes=DataNotes())
 
 
 @pytest.mark.parametrize("label,answer,read", [

@@ -14,6 +14,7 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import resolve
 from lm_eval_audio.benchmarks.speech_sets import SpeechDataError
 from lm_eval_audio.tasks.cochlscene import data as cochlscene
+from lm_eval_audio.tasks.cochlscene import scoring as cochlscene_scoring
 from lm_eval_audio.tasks.nonspeech7k import data as nonspeech7k
 from lm_eval_audio.tasks.tut2017 import data as tut2017
 
@@ -125,6 +126,35 @@ def test_the_judge_free_option_reading(response, options, picked):
     assert chosen_option(response, OPTIONS[options]) == picked
 
 
+@pytest.mark.parametrize("response, scene, right, unread", [
+    ("Subway station", "SubwayStation", 1.0, 0.0), ("subway-station", "SubwayStation", 1.0, 0.0),
+    ("Subway station", "Subway", 0.0, 0.0),  # read as the other scene, not as the option "subway"
+    ("Crowded indoor space", "CrowdedIndoor", 1.0, 0.0), ("residential_area", "ResidentialArea", 1.0, 0.0),
+    ("a subway and a subway station", "Subway", 0.0, 1.0), ("(L) subway station", "Subway", 1.0, 0.0),
+    ("subway", "Subway", 1.0, 0.0), (None, "Bus", 0.0, 1.0)])
+def test_cochlscene_reads_a_spaced_compound_scene_as_that_scene(response, scene, right, unread):
+    doc = {"doc_id": 0, "audio_problem": "", "reference": scene, "option": cochlscene.SCENES[scene]}
+    entries = cochlscene_scoring.process_results(doc, [response])
+    assert (entries["acc"]["score"], entries["answer_unread"]) == (right, unread)
+
+
+@pytest.mark.parametrize("module", [cochlscene, tut2017, nonspeech7k], ids=lambda m: m.SPEC.name)
+def test_the_results_say_acc_is_not_the_cards_judged_number(module):
+    """Kimi-Audio-Evalkit judges these answers with gpt-4o-mini; the results and the printed table must say that
+    ``acc`` is the judge-free reading, not that number."""
+    from lm_eval_audio.benchmarks import registry
+
+    notes = DataNotes()
+    if module is cochlscene:
+        module.load_docs("test", {}, True, notes=notes)
+    else:
+        module.load_docs({}, True, notes=notes)
+    (rule,) = notes.entries["scoring_rules"].values()
+    assert "acc: the option read WITHOUT an LLM judge" in rule and "NOT the number Kimi-Audio's card" in rule
+    table_note = registry.load(str(module.SPEC.sample.parent / "benchmark.py")).table_note
+    assert "without an LLM judge" in table_note and "gpt-4o-mini" in table_note
+
+
 @pytest.mark.parametrize("response, label, qwen_audio, midashenglm", [
     ("Bus", "Bus", True, True), (" Bus\n", "Bus", True, True), ("bus", "Bus", False, True),
     ("A bus.", "Bus", False, True), ("crowded indoor", "CrowdedIndoor", False, False),
@@ -142,7 +172,8 @@ def test_qwen_audios_exact_match_and_midashenglms_label_search(response, label, 
 def _expected(sample: dict, options) -> dict:
     doc, response = sample["doc"], sample["filtered_resps"][0]
     response = "" if doc["audio_problem"] else response
-    picked = None if doc["audio_problem"] else chosen_option(response, options)
+    read = cochlscene_scoring.joined(response) if options is cochlscene.OPTIONS else response
+    picked = None if doc["audio_problem"] else chosen_option(read, options)
     return {"acc": float(picked == doc["option"]), "exact_match": float(exact_match(response, doc["reference"])),
             "label_in_answer": float(label_in_answer(response, doc["reference"])),
             "answer_unread": float(not doc["audio_problem"] and picked is None)}
@@ -164,3 +195,6 @@ def check_sample_run(results: dict, logged) -> None:
         assert reported["audio_missing,none"] == 0
         breakdown = results["lm_eval_audio_data"]["official_breakdown"][task]["acc"]["class"]
         assert sum(v["items"] for v in breakdown.values()) == len(samples)
+        rules = results["lm_eval_audio_data"]["scoring_rules"]
+        assert any("WITHOUT an LLM judge" in rule for key, rule in rules.items() if key.startswith(
+            {"cochlscene": "CochlScene", "tut2017": "TUT", "nonspeech7k": "Nonspeech7k"}[folder])), task

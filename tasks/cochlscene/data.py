@@ -63,6 +63,15 @@ AUTHORS_PROMPTS = {
     "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
 }
 
+# What the results say of the metrics (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote
+SCORING_RULES = (
+    "acc: the option read WITHOUT an LLM judge (class_reading.chosen_option; an answer naming no option or two is "
+    "wrong, counted in answer_unread): NOT the number Kimi-Audio's card and Kimi-Audio-Evalkit's leaderboard report, "
+    "where gpt-4o-mini judges each answer (synonyms accepted, invalid verdicts left out of the denominator; "
+    "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/datasets/ds_mqa.py:389-412). exact_match: Qwen-Audio's "
+    "evaluate_scene.py rule (labels taken to be the scene folders' names, unconfirmed); label_in_answer: MiDashengLM's "
+    "compute_at_acc.py rule (same labels); both near 0 under the default lettered question")
+
 
 def _split_folder(root: Path, split: str) -> Path:
     for folder in (root / "CochlScene" / SPLITS[split], root / SPLITS[split]):
@@ -81,6 +90,7 @@ def load_docs(split: str, metadata: dict, sample: bool, *, notes: DataNotes) -> 
     speech_sets.record(notes, label, root, None, clips)
     default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "CochlScene", PROMPT)
     instruction = speech_sets.asked(notes, label, metadata, default)
+    notes.note("scoring_rules", label, SCORING_RULES)
     docs, invalid = [], LeftOut(label, "clip", notes)
     for index, clip in enumerate(clips):
         uniq_id = clip.relative_to(folder).as_posix()

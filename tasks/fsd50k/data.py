@@ -1,8 +1,9 @@
-"""FSD50K's evaluation set as the Hub copy ``Fhrozen/FSD50k`` holds it (the layout google-research/mseb@03534b7
-``mseb/datasets/fsd50k.py:84-108`` reads; FSD50K's own release layout): ``labels/vocabulary.csv`` (no header: index,
-AudioSet id, label), ``labels/eval.csv`` (``fname``, ``labels``: the clip's labels joined by ",", ``mids``) and
-``clips/eval/<fname>.wav``. 10,231 clips, 200 labels (FSD50K's eval set; MiDashengLM's FSD50K jsonl has 10,231
-lines and 200 labels).
+"""FSD50K's evaluation set as the Hub copy ``Fhrozen/FSD50k`` holds it (the layout google-research/mseb@a88af49
+``mseb/datasets/fsd50k.py`` reads, :100-115, :117-150, :192-204, ``_clip_dir`` :48; FSD50K's own release layout):
+``labels/vocabulary.csv`` (no header: index, label, AudioSet id: mseb@3b2d05f corrected its reader to that order,
+``names=['index', 'display_name', 'mid']``), ``labels/eval.csv`` (``fname``, ``labels``: the clip's labels joined by
+",", ``mids``) and ``clips/eval/<fname>.wav``. Not confirmed against the Hub itself (unreachable here). 10,231
+clips, 200 labels (FSD50K's eval set; MiDashengLM's FSD50K jsonl has 10,231 lines and 200 labels).
 
 The labels are read as MiDashengLM's evaluation writes them (xiaomi-research/dasheng-lm@2e3f2b0
 ``evaluate/jsonl/MiDashengLM_FSD50K.jsonl``): "_" made " " ("Electric_guitar" -> "Electric guitar"). The question
@@ -58,11 +59,15 @@ def _table(path: Path, what: str) -> list[list[str]]:
 
 
 def vocabulary(path: Path) -> set[str]:
+    """The labels of FSD50K's vocabulary.csv: rows of index, label, AudioSet id ("0,Electric_guitar,/m/02sgy")."""
     rows = [r for r in _table(path, "FSD50K's vocabulary") if r]
-    if not rows or any(len(r) < 3 for r in rows):
-        raise speech_sets.SpeechDataError(f"{path} is not FSD50K's vocabulary.csv (rows of index, AudioSet id, "
-                                          "label): download it again")
-    return {r[2] for r in rows}
+    wrong = next((r for r in rows if len(r) < 3 or r[1].startswith("/") or not r[2].startswith("/")), None)
+    if not rows or wrong is not None:
+        raise speech_sets.SpeechDataError(
+            f"{path} is not FSD50K's vocabulary.csv (rows of index, label, AudioSet id, as "
+            f"'0,Electric_guitar,/m/02sgy'; {'it is empty' if not rows else f'a row reads {wrong}'}): download "
+            "FSD50K.ground_truth/vocabulary.csv (or Fhrozen/FSD50k's labels/vocabulary.csv) again")
+    return {r[1] for r in rows}
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:

@@ -2,7 +2,7 @@
 
     apt-get install espeak-ng sox && .venv/bin/python tasks/fsd50k/make_sample.py
 
-Laid out as ``Fhrozen/FSD50k`` holds it: ``labels/vocabulary.csv`` (index, AudioSet id, label; no header),
+Laid out as ``Fhrozen/FSD50k`` holds it: ``labels/vocabulary.csv`` (index, label, AudioSet id; no header),
 ``labels/eval.csv`` (``fname``, ``labels``, ``mids``) and ``clips/eval/<fname>.wav``. Each clip says its labels,
 separated by semicolons, so a cascade can name them.
 """
@@ -22,7 +22,7 @@ def make(out: Path) -> int:
     mids = dict(VOCABULARY)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     (out / "labels" / "vocabulary.csv").write_text(
-        "".join(f"{k},{mid},{name}\n" for k, (name, mid) in enumerate(VOCABULARY)))
+        "".join(f"{k},{name},{mid}\n" for k, (name, mid) in enumerate(VOCABULARY)))
     lines = ["fname,labels,mids"] + [f'{fname},"{",".join(labels)}","{",".join(mids[n] for n in labels)}"'
                                      for fname, labels in ITEMS]
     (out / "labels" / "eval.csv").write_text("\n".join(lines) + "\n")

@@ -1,12 +1,14 @@
-"""GTZAN's clips as published on the Hub in plain data files: ``sanchit-gandhi/gtzan`` (the copy mteb's
-``GTZANGenre`` read, embeddings-benchmark/mteb ``mteb/tasks/Audio/AudioClassification/eng/GTZANGenre.py``, label
-column ``genre``, split ``train``): ``data/train-*.parquet`` with ``audio`` (an ``Audio`` cell) and ``genre`` (a
-``ClassLabel``: its index 0-9 in the alphabetical order below, or the name). 999 clips: GTZAN's 1,000 less
-``jazz.00054``, which cannot be decoded. GTZAN has no official test split; every clip is evaluated.
+"""GTZAN's clips as published on the Hub in plain data files: ``sanchit-gandhi/gtzan`` (the copy an earlier
+embeddings-benchmark/mteb ``GTZANGenre`` task read at revision 4bd8571, label column ``genre``, split ``train``; later
+versions read silky1708/GTZAN-Genre): ``data/train-*.parquet`` (shard names not confirmed against the Hub) with
+``audio`` (an ``Audio`` cell) and ``genre`` (a ``ClassLabel``: its index 0-9 in the alphabetical order below, or the
+name). 999 clips: GTZAN's 1,000 less ``jazz.00054``, which cannot be decoded (a third-party check of that revision;
+see README.md). GTZAN has no official test split; every clip is evaluated.
 
-No audio-LM evaluation found publishes a GTZAN prompt or reading (see README.md): the genre question and the
-single-target reading are MiDashengLM's (xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:14, its genre
-tagging row; evaluate/compute_at_acc.py), the nearest published evaluation of a genre-tagging task.
+No evaluation behind a model card's GTZAN number publishes its prompt or reading (UltraEval-Audio publishes one no
+card was found to quote; README.md): the genre question and the single-target reading are MiDashengLM's
+(xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:14, its genre tagging row; evaluate/compute_at_acc.py), the
+nearest published evaluation of a genre-tagging task; the results say so (``unpublished_prompt``).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     label = "GTZAN" + (" sample" if sample else "")
     shards = speech_sets.table_shards(SPEC, metadata, sample, "data/train-*.parquet", label, notes)
     instruction = speech_sets.asked(notes, label, metadata, PROMPT)
+    if instruction == PROMPT:
+        notes.note("unpublished_prompt", label, "no GTZAN question behind a model card's number is published: "
+                   "MiDashengLM's genre question for Free Music Archive (xiaomi-research/dasheng-lm@2e3f2b0 "
+                   "evaluate/prompt.csv:14), read by its compute_at_acc.py rule")
     docs, invalid, index = [], LeftOut(label, "row", notes), 0
     for path in shards:
         rows, clips = table_checks.parquet_rows(path, ["genre"], "audio", speech_sets.SpeechDataError, SPEC.repo)

@@ -8,4 +8,7 @@ BENCHMARK = Benchmark(
     name="Nonspeech7k",
     check_data=data_check("lm_eval_audio.tasks.nonspeech7k.data"),
     count_metrics=("answer_unread",),
-    headline_metrics=("acc",))
+    headline_metrics=("acc",),
+    # Said under the printed table: acc is no judged number
+    table_note=("Nonspeech7k: acc is the option read without an LLM judge, not the gpt-4o-mini-judged accuracy "
+                "Kimi-Audio's card and Kimi-Audio-Evalkit report (lm_eval_audio_data.scoring_rules)"))

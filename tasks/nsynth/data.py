@@ -5,8 +5,9 @@
 notes (the release's test split; MiDashengLM's NSynth jsonl has 4,096 lines).
 
 No evaluation these numbers come from reads a Hub copy (MiDashengLM's and Qwen-Audio's read the release's files,
-Audio Flamingo 3's its own JSON), and no Hub copy in this layout was found: the tasks read a local copy
-(``NSYNTH_DATA_DIR`` or ``--metadata '{"nsynth_data_dir": ...}'``) of the unpacked ``nsynth-test.jsonwav.tar.gz``.
+Audio Flamingo 3's its own JSON; UltraEval-Audio reads ``TwinkStart/Nsynth``, but no card quoting it was found), and
+no Hub copy in this layout was found: the tasks read a local copy (``NSYNTH_DATA_DIR`` or ``--metadata
+'{"nsynth_data_dir": ...}'``) of the unpacked ``nsynth-test.jsonwav.tar.gz``.
 """
 
 from __future__ import annotations

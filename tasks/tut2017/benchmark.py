@@ -8,4 +8,7 @@ BENCHMARK = Benchmark(
     name="TUT Acoustic Scenes 2017",
     check_data=data_check("lm_eval_audio.tasks.tut2017.data"),
     count_metrics=("answer_unread",),
-    headline_metrics=("acc", "exact_match"))
+    headline_metrics=("acc", "exact_match"),
+    # Said under the printed table: acc is no judged number
+    table_note=("TUT Acoustic Scenes 2017: acc is the option read without an LLM judge, not the gpt-4o-mini-judged "
+                "accuracy Kimi-Audio's card and Kimi-Audio-Evalkit report (lm_eval_audio_data.scoring_rules)"))

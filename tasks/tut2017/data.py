@@ -62,6 +62,14 @@ AUTHORS_PROMPTS = {
     "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
 }
 
+# What the results say of the metrics (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote
+SCORING_RULES = (
+    "acc: the option read WITHOUT an LLM judge (class_reading.chosen_option; an answer naming no option or two is "
+    "wrong, counted in answer_unread): NOT the number Kimi-Audio's card and Kimi-Audio-Evalkit's leaderboard report, "
+    "where gpt-4o-mini judges each answer (synonyms accepted, invalid verdicts left out of the denominator; "
+    "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/datasets/ds_mqa.py:389-412). exact_match: Qwen-Audio's "
+    "evaluate_scene.py rule (labels taken to be meta.txt's, unconfirmed), near 0 under the default lettered question")
+
 
 def _meta(root: Path) -> Path:
     for meta in (root / FOLDER / "meta.txt", root / "meta.txt"):  # the unzipped folder's parent, or the folder
@@ -78,6 +86,7 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     speech_sets.record(notes, label, root, None, [meta])
     default = author_prompts.instruction(notes, label, metadata, AUTHORS_PROMPTS, "TUT2017", PROMPT)
     instruction = speech_sets.asked(notes, label, metadata, default)
+    notes.note("scoring_rules", label, SCORING_RULES)
     try:
         lines = meta.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as e:
