@@ -6,7 +6,8 @@ of ``tests/test_clotho_aqa.py`` (``READINGS``):
 
 lmms-eval's ``exact_match_hf_evaluate`` is taken out of ``lmms_eval/api/metrics.py`` (which imports the whole
 package at its top) and run with ``ignore_case`` and ``ignore_punctuation``, as ``clotho_aqa_test.yaml`` names it,
-one pair at a time. Qwen-Audio's reading (QwenLM/Qwen-Audio@b50fb95 ``eval_audio/evaluate_aqa.py:162,217``) is
+one pair at a time, on the response as ``lmms_eval/api/task.py`` hands it over: stripped (``Task.process_results``,
+task.py:1588-1590 and 1675 at 75571cf; restated here, the class cannot be imported alone). Qwen-Audio's reading (QwenLM/Qwen-Audio@b50fb95 ``eval_audio/evaluate_aqa.py:162,217``) is
 scikit-learn's ``accuracy_score`` of the stripped answer against the reference, run where scikit-learn is installed.
 Prints the disagreements and exits 1 if there is one.
 """
@@ -46,7 +47,8 @@ def main(checkout: Path) -> int:
         print("scikit-learn is not installed: Qwen-Audio's reading is not run")
     bad = 0
     for response, reference, _, _ in READINGS:
-        theirs = bool(exact_match(predictions=[response], references=[reference], ignore_case=True,
+        handed_over = response.strip() if response is not None else ""  # task.py:1590,1675
+        theirs = bool(exact_match(predictions=[handed_over], references=[reference], ignore_case=True,
                                   ignore_punctuation=True)["exact_match"])
         if theirs != lmms_eval_match(response, reference):
             bad += 1

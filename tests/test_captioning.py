@@ -76,6 +76,18 @@ def test_no_java_is_a_nan_with_its_reason_never_a_number(monkeypatch):
     assert "default-jre-headless" in task.null_reasons["cider_d"]
 
 
+@needs_java
+def test_a_line_break_inside_an_answer_does_not_shift_the_other_answers():
+    """The PTB tokenizer reads a caption a line: each separator it breaks at, inside one answer, must not move the
+    answers after it onto the wrong clip (all three in one call: one JVM start)."""
+    separators = ["\r", "\r\n", "\u2028", "\v", "\f", "\u2029"]
+    candidates = [f"a man{sep}is speaking" for sep in separators] + ["rain falls"]
+    references = [["a man speaks"]] * len(separators) + [["rain is falling"]]
+    shifted, gts = captioning._tokenized(candidates, references)
+    plain, _ = captioning._tokenized(["a man is speaking"] * len(separators) + ["rain falls"], references)
+    assert shifted == plain and shifted[len(separators)] == ["rain falls"] and len(gts) == len(references)
+
+
 def test_a_mismatched_or_empty_reference_list_is_an_error():
     with pytest.raises(ValueError, match="2 candidates for 1"):
         captioning.corpus_scores(["a", "b"], [["a"]])
@@ -83,7 +95,8 @@ def test_a_mismatched_or_empty_reference_list_is_an_error():
         captioning.corpus_scores(["a"], [[]])
 
 
-@pytest.mark.parametrize("module,refs", [(clotho, 5), (audiocaps, 5), (musiccaps, 1)])
+# AudioCaps: TwinkStart/AudioCaps holds one caption a row (a string), each row an item as UltraEval-Audio scores it
+@pytest.mark.parametrize("module,refs", [(clotho, 5), (audiocaps, 1), (musiccaps, 1)])
 def test_the_samples_load_with_every_reference(module, refs):
     notes = DataNotes()
     docs = module.load_docs({}, True, notes=notes)
@@ -120,7 +133,7 @@ def test_a_copy_without_the_reference_column_names_the_file_and_the_fix(tmp_path
 def test_a_row_without_references_is_left_out_and_named(tmp_path, monkeypatch):
     table = _sample_table(audiocaps)
     captions = table.column(audiocaps.REFERENCES).to_pylist()
-    captions[1] = []
+    captions[1] = " "
     table = table.set_column(table.schema.get_field_index(audiocaps.REFERENCES), audiocaps.REFERENCES,
                              pa.array(captions, type=table.schema.field(audiocaps.REFERENCES).type))
     monkeypatch.setenv(audiocaps.SPEC.variable, str(_copy(audiocaps, tmp_path, table)))
@@ -128,7 +141,7 @@ def test_a_row_without_references_is_left_out_and_named(tmp_path, monkeypatch):
     docs = audiocaps.load_docs({}, False, notes=notes)
     assert len(docs) == 2
     assert notes.entries["invalid_items"] == {
-        "AudioCaps captioning test/1": "caption holds no reference caption ([]): download the file again"}
+        "AudioCaps captioning test/1": "caption holds no reference caption (' '): download the file again"}
 
 
 def test_an_empty_folder_is_refused_with_the_variable(tmp_path, monkeypatch):

@@ -70,14 +70,18 @@ def test_a_folder_without_the_shards_says_what_it_must_hold(tmp_path):
 
 
 # (response, reference, lmms-eval's exact_match, Qwen-Audio's accuracy), each reading worked out from its code:
-# lmms-eval@75571cf api/metrics.py:188-220 (lower-case, string.punctuation removed, no strip) and
+# lmms-eval@75571cf api/task.py:1588-1590,1675 (the response stripped) then api/metrics.py:188-220 (lower-case,
+# string.punctuation removed; the reference not stripped) and
 # Qwen-Audio@b50fb95 evaluate_aqa.py:162,217 (the answer stripped, then equal, case counting)
 READINGS = [
     ("yes", "yes", True, True),
     ("Yes.", "yes", True, False),
     ("YES", "yes", True, False),
-    (" yes", "yes", False, True),
-    ("yes\n", "yes", False, True),
+    (" yes", "yes", True, True),
+    ("yes\n", "yes", True, True),
+    ("\tYes. ", "yes", True, False),
+    ("yes sir", "yes", False, False),
+    ("yes", " yes", False, False),
     ("Yes, it is.", "yes", False, False),
     ("y", "yes", False, False),
     ("rain", "Rain", True, False),

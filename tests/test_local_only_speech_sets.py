@@ -38,7 +38,8 @@ def test_without_a_local_copy_it_refuses_in_one_line_saying_where_to_get_it(monk
         aishell2.load_docs({}, False, notes=DataNotes())
     message = str(refused.value)
     assert "\n" not in message and "not on the Hugging Face Hub" in message
-    assert "https://www.aishelltech.com/aishell_2" in message and "AISHELL2_DATA_DIR" in message
+    assert "http://www.aishelltech.com/aishell_eval" in message and "AISHELL2_DATA_DIR" in message
+    assert "iOS/test.tar.gz" in message and "aishell2_sample" in message
     assert "huggingface-cli" not in message
 
 

@@ -20,6 +20,8 @@ The scores are computed once per set (``scores`` caches them by the set's conten
 from __future__ import annotations
 
 import functools
+import math
+import re
 import shutil
 from pathlib import Path
 
@@ -58,12 +60,19 @@ def spice_problem() -> str:
     return ""
 
 
+# The PTB tokenizer (Java) reads one caption a line and starts a new line at each of these, while coco-caption's
+# wrapper replaces only "\n": one answer holding "\r" would shift every later caption onto the wrong clip, with
+# nothing to show it (the reference tools share the flaw). As spaces, the text tokenizes as it reads.
+_LINE_BREAKS = re.compile("[\r\v\f\u2028\u2029]")
+
+
 def _tokenized(candidates: list[str], references: list[list[str]]) -> tuple[dict, dict]:
     from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
     tokenizer = PTBTokenizer()
-    res = tokenizer.tokenize({i: [{"caption": c}] for i, c in enumerate(candidates)})
-    gts = tokenizer.tokenize({i: [{"caption": r} for r in refs] for i, refs in enumerate(references)})
+    res = tokenizer.tokenize({i: [{"caption": _LINE_BREAKS.sub(" ", c)}] for i, c in enumerate(candidates)})
+    gts = tokenizer.tokenize({i: [{"caption": _LINE_BREAKS.sub(" ", r)} for r in refs]
+                              for i, refs in enumerate(references)})
     return res, gts
 
 
@@ -131,6 +140,8 @@ def aggregate(metric: str, items: list[dict], task) -> float:
         task.report_item_scores("cider_d", zip(ordered, result["cider_d_items"]))
     if result[metric] is None:
         return task.not_a_number(metric, result["refused"][metric])
+    if not math.isfinite(result[metric]):  # pycocoevalcap makes a clip's unparsable SPICE score NaN
+        return task.not_a_number(metric, f"{metric} came out {result[metric]}: a clip's score was undefined")
     return result[metric]
 
 

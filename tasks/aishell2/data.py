@@ -3,12 +3,16 @@ Kimi-Audio-Evalkit reads it (MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download
 behind Kimi-Audio's AISHELL-2 number): ``TEST&DEV DATA.zip`` unzipped, then ``AISHELL-DEV-TEST-SET/iOS/test.tar.gz``
 extracted beside it, so that ``AISHELL-DEV-TEST-SET/iOS/test/`` holds ``wav.scp`` (``<utterance>\\t<path>``, the path
 relative to that folder), ``trans.txt`` (``<utterance>\\t<transcript>``) and the clips. Every ``trans.txt`` line is
-an item (the evalkit reads them in that order, finding each clip through ``wav.scp``). 5,000 utterances (the
-AISHELL-2 paper, arXiv 1808.10583, for each recording device; not counted here).
+an item (the evalkit reads them in that order, finding each clip through ``wav.scp``). 5,000 utterances from 10
+speakers (AISHELL2-2018A-EVAL's test set, on each of the three devices: kaldi-asr/kaldi@5ef3962
+egs/aishell2/README.md:15-19; not counted here).
 
-AISHELL-2 is not on the Hugging Face Hub: AISHELL licenses it (free for academic use, on application at
-https://www.aishelltech.com/aishell_2), so the tasks cannot fetch it; ``AISHELL2_DATA_DIR`` (or ``--metadata
-'{"aishell2_data_dir": ...}'``) names the folder holding ``AISHELL-DEV-TEST-SET``.
+AISHELL-2 is not on the Hugging Face Hub, so the tasks cannot fetch it. Its training corpus is given on application
+(kaldi's README:44-55); the TEST&DEV release is downloaded from AISHELL's evaluation page,
+http://www.aishelltech.com/aishell_eval (README:21), and Kimi-Audio-Evalkit fetches it from
+https://aishell-eval.oss-cn-beijing.aliyuncs.com/TEST&DEV%20DATA.zip (download_benchmark.py:495).
+``AISHELL2_DATA_DIR`` (or ``--metadata '{"aishell2_data_dir": ...}'``) names the folder holding
+``AISHELL-DEV-TEST-SET``.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 
 TEST = "AISHELL-DEV-TEST-SET/iOS/test"
-ADVICE = ("AISHELL-2 is licensed by AISHELL (free for academic use): apply at https://www.aishelltech.com/aishell_2, "
-          "unzip its TEST&DEV DATA.zip and extract AISHELL-DEV-TEST-SET/iOS/test.tar.gz in place, then `export "
+# kaldi-asr/kaldi@5ef3962 egs/aishell2/README.md:21; MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:495
+ADVICE = ("Download AISHELL-2's TEST&DEV release from http://www.aishelltech.com/aishell_eval (Kimi-Audio-Evalkit "
+          "fetches https://aishell-eval.oss-cn-beijing.aliyuncs.com/TEST&DEV%20DATA.zip), "
+          "unzip it and extract AISHELL-DEV-TEST-SET/iOS/test.tar.gz in place, then `export "
           "{variable}=<the folder holding AISHELL-DEV-TEST-SET>` or pass --metadata '{{\"{metadata_key}\": \"...\"}}'. "
           "The folder must hold {holds}. To try the tasks without the data, run the synthetic `{sample_group}` group.")
 SPEC = DataSpec(

@@ -1,18 +1,29 @@
-"""AudioCaps's captioning test set as read from the Hub: the TwinkStart/AudioCaps copy UltraEval-Audio reads (OpenBMB/UltraEval-Audio@9b69da6 registry/dataset/AudioCaps.yaml:5-7: split ``test``, ``ref_col: caption``; its Coco aggregation, audio_evals/agg/base.py:141-155, takes ``caption`` as a list of references or one string).
-Files ``data/test-*.parquet``; column ``audio`` (an ``Audio`` cell) and ``caption`` (the reference captions: a list,
-or one string read as a list of one). 975 clips, 5 reference(s) each: cdjkim/audiocaps dataset/test.csv (Kim et al., NAACL 2019): 975 clips, 5 captions each (4,875 rows); a Hub copy holds the clips YouTube still had.
+"""AudioCaps's captioning test set as read from the Hub: the TwinkStart/AudioCaps copy UltraEval-Audio reads
+(OpenBMB/UltraEval-Audio@9b69da6 registry/dataset/AudioCaps.yaml:5-7: split ``test``, ``ref_col: caption``).
+Its dataset card (huggingface.co/datasets/TwinkStart/AudioCaps README.md at 7405ddc): files ``data/test-*``
+(``data/test-000NN-of-01670.parquet``), columns ``audiocap_id``, ``youtube_id``, ``start_time``, ``caption`` (ONE
+caption, a string), ``WavPath``, ``audio``; 3,985 rows. AudioCaps' test split is 975 clips with 5 captions each
+(cdjkim/audiocaps dataset/test.csv, Kim et al., NAACL 2019): this copy holds one ROW per caption (3,985 rows: 797 clips if each
+kept its five, the clips YouTube still had; not counted here).
 
-The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9), the one
-text prompt a peer evaluation publishes for these sets (Qwen-Audio's base model is asked with special tokens,
-``<|caption_clotho|>``, QwenLM/Qwen-Audio@0b0e882 eval_audio/evaluate_caption.py:143, no text).
+As UltraEval-Audio scores it (audio_evals/agg/base.py:141-155: a string reference read as a list of one), every row
+is an item: the clip is asked once per caption and each answer is scored against that ONE caption. This is not
+AudioCaps' usual evaluation (one answer a clip against its five captions, as DCASE's caption-evaluation-tools does):
+CIDEr-D, METEOR and SPICE come out different (fewer references, a different IDF). The README says so.
 
-Scoring: CIDEr-D, SPICE, SPIDEr and METEOR 1.5 (``meteor_dcase``) over the whole set, each clip
-against all its reference captions, as the DCASE baseline's caption-evaluation-tools (coco-caption) computes them
-(``lm_eval_audio.metrics.captioning``; the reference evaluation the numbers come from: UltraEval-Audio's caption task (OpenBMB/UltraEval-Audio@9b69da6 registry/eval_task/caption.yaml, agg ``coco``: audio_evals/agg/base.py:141-155, the coco-caption metrics); Audio Flamingo 3 and MiDashengLM print AudioCaps numbers (CIDEr; FENSE) from their own evaluation files).
+The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6
+registry/prompt/caption.yaml:9). MiDashengLM's card used its own (xiaomi-research/dasheng-lm@2e3f2b0
+evaluate/prompt.csv:19); Qwen-Audio's base model is asked with task tags, no text
+(QwenLM/Qwen-Audio@0b0e882 eval_audio/evaluate_caption.py:143).
+
+Scoring: CIDEr-D, SPICE, SPIDEr and METEOR 1.5 (``meteor_dcase``) over the whole set (``lm_eval_audio.metrics.
+captioning``, coco-caption's code as UltraEval-Audio's ``audio_evals/lib/coco.py:137-167`` runs it from PyPI's
+pycocoevalcap). Audio Flamingo 3 and MiDashengLM print AudioCaps numbers (CIDEr; FENSE) from their own evaluation
+files, not reproduced here.
 
 A clip that is missing or unplayable has no answer: counted (``audio_missing``) and scored as the empty caption
-(it stays in the corpus, whose CIDEr-D IDF counts its references). The answer is scored as the model wrote it (the
-PTB tokenizer lower-cases it and drops punctuation).
+(it stays in the corpus, whose CIDEr-D IDF counts its references; UltraEval-Audio would stop, unable to load it).
+The answer is scored as the model wrote it (the PTB tokenizer lower-cases it and drops punctuation).
 """
 
 from __future__ import annotations
@@ -25,7 +36,7 @@ from lm_eval_audio.benchmarks.data_spec import DataSpec
 
 SPEC = DataSpec(
     name="AudioCaps captioning", variable="AUDIOCAPS_CAPTION_DATA_DIR", metadata_key="audiocaps_caption_data_dir", hub="TwinkStart/AudioCaps",
-    holds="data/test-*.parquet (columns audio, caption)", sample=Path(__file__).resolve().parent / "sample_data",
+    holds="data/test-*.parquet (columns audio, caption: one caption a row)", sample=Path(__file__).resolve().parent / "sample_data",
     error=speech_sets.SpeechDataError)
 REFERENCES = "caption"
 PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9

@@ -2,8 +2,9 @@
 
 * ``exact_match`` (lmms-eval's ``clotho_aqa_test.yaml:12-17``, EvolvingLMMs-Lab/lmms-eval@75571cf, whose
   ``api/metrics.py:188-220`` ``exact_match_hf_evaluate`` it names with ``ignore_case`` and ``ignore_punctuation``):
-  the answer and the reference lower-cased, every ``string.punctuation`` character removed from both, then equal.
-  Spaces are kept: " yes" is not "yes" there, and not here.
+  the answer stripped of surrounding white space first (its task's ``process_results``, ``api/task.py:1586-1590``
+  and ``1675``: None read as ""), then the answer and the reference (not stripped) lower-cased, every
+  ``string.punctuation`` character removed from both, then equal. " yes" is "yes" there, and here; "yes sir" is not.
 * ``acc`` and ``acc_yes_no`` (Qwen-Audio's ``eval_audio/evaluate_aqa.py:162,205-222``, QwenLM/Qwen-Audio@b50fb95, as
   the Qwen-Audio card's Clotho-AQA numbers are scored): the answer stripped of surrounding white space (its decode
   step) equal to the reference as written (scikit-learn's ``accuracy_score`` on the strings: case counts); over all
@@ -22,10 +23,11 @@ _NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
 def lmms_eval_match(response, reference: str) -> bool:
-    """``exact_match_hf_evaluate(ignore_case=True, ignore_punctuation=True)`` on one pair."""
+    """``exact_match_hf_evaluate(ignore_case=True, ignore_punctuation=True)`` on one pair, the response stripped
+    first as lmms-eval's ``Task.process_results`` strips it (``api/task.py:1588-1590,1675``)."""
     if not isinstance(response, str):
         return False
-    return response.lower().translate(_NO_PUNCTUATION) == reference.lower().translate(_NO_PUNCTUATION)
+    return response.strip().lower().translate(_NO_PUNCTUATION) == reference.lower().translate(_NO_PUNCTUATION)
 
 
 def qwen_audio_match(response, reference: str) -> bool:

@@ -1,4 +1,4 @@
-"""Clotho captioning (Clotho v2.1's evaluation split (the DCASE captioning test set), as CLAPv2/Clotho): what shared code needs to know of this folder."""
+"""Clotho captioning (Clotho v2.1's evaluation split (the DCASE captioning test set), as mteb/Clotho): what shared code needs to know of this folder."""
 
 from lm_eval_audio.benchmarks.registry import Benchmark
 from lm_eval_audio.benchmarks.speech_sets import data_check

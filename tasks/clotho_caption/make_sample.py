@@ -2,8 +2,8 @@
 
     apt-get install espeak-ng sox && .venv/bin/python tasks/clotho_caption/make_sample.py
 
-Laid out as CLAPv2/Clotho is read: ``data/test-00000-of-00001.parquet`` with ``audio`` (an ``Audio`` cell) and
-``raw_text`` (a list of 5 reference caption(s), as the source has). Each clip SAYS a caption (espeak-ng), so a
+Laid out as mteb/Clotho's card describes it, the columns read: ``data/test-00000-of-00001.parquet`` with ``audio``
+(an ``Audio`` cell) and ``raw_text`` (a list of the 5 captions). Each clip SAYS a caption (espeak-ng), so a
 cascade that transcribes it answers close to the references.
 """
 

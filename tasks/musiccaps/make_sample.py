@@ -2,7 +2,7 @@
 
     apt-get install espeak-ng sox && .venv/bin/python tasks/musiccaps/make_sample.py
 
-Laid out as CLAPv2/MusicCaps is read: ``data/test-00000-of-00001.parquet`` with ``audio`` (an ``Audio`` cell) and
+Laid out as this task reads CLAPv2/MusicCaps (an ASSUMED layout, not confirmed on the Hub: README.md): ``data/test-00000-of-00001.parquet`` with ``audio`` (an ``Audio`` cell) and
 ``raw_text`` (a list of 1 reference caption(s), as the source has). Each clip SAYS a caption (espeak-ng), so a
 cascade that transcribes it answers close to the references.
 """
