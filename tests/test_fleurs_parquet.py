@@ -23,7 +23,8 @@ ASR_KEPT = (*KEPT, "raw_transcription", "gender")
 
 def parquet_copy(sample: Path, out: Path, shard: str = "{language}/test-00000-of-00001.parquet") -> Path:
     """The sample's languages as the conversion holds them: each transcript row with its clip's bytes, the columns
-    in fleurs.py's features order, gender and the language ids as their class numbers."""
+    in fleurs.py's features order, gender and the language ids as their class numbers, each Audio cell's path the
+    archive member's ("test/<file_name>", as fleurs.py's _generate_examples gives it)."""
     for tsv in sorted(sample.glob("data/*/test.tsv")):
         language = tsv.parent.name
         with tarfile.open(tsv.parent / "audio" / "test.tar.gz") as tar:
@@ -34,7 +35,7 @@ def parquet_copy(sample: Path, out: Path, shard: str = "{language}/test-00000-of
                 continue
             sentence, name, raw, text, _, samples, gender = line.strip().split("\t")
             rows.append({"id": int(sentence), "num_samples": int(samples), "path": None,
-                         "audio": {"bytes": clips[name], "path": name}, "transcription": text,
+                         "audio": {"bytes": clips[name], "path": f"test/{name}"}, "transcription": text,
                          "raw_transcription": raw, "gender": fleurs.GENDERS.index(gender),
                          "lang_id": fleurs.LANGUAGES.index(language), "language": fleurs.ENGLISH_NAMES[language],
                          "lang_group_id": 0})
@@ -96,3 +97,19 @@ def test_a_translation_direction_fetches_the_two_languages_shards_only(tmp_path,
         assert [d["reference"] for d in docs] == ["The weather is nice today.", "I like green tea."]
         served = sorted(e["path"].split("/resolve/", 1)[1].split("/", 1)[1] for e in hub.downloads())
         assert served == ["en_us/test-00000-of-00001.parquet", "fr_fr/test-00000-of-00001.parquet"]
+
+
+
+def test_a_shard_whose_audio_cells_are_not_audio_cells_is_refused_naming_it(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = parquet_copy(fleurs.SPEC.folder / "sample_data", tmp_path / "parquet")
+    shard = copy / "en_us" / "test-00000-of-00001.parquet"
+    table = pq.read_table(shard)
+    bytes_only = pa.array([{"bytes": c["bytes"]} for c in table.column("audio").to_pylist()],
+                          pa.struct([("bytes", pa.binary())]))
+    pq.write_table(table.set_column(table.schema.get_field_index("audio"), "audio", bytes_only), shard)
+    monkeypatch.setenv(fleurs.SPEC.variable, str(copy))
+    with pytest.raises(SpeechDataError, match=r"test-00000-of-00001.parquet: its audio column is not an Audio cell"):
+        fleurs.load_docs("en_us", {}, False, notes=DataNotes())

@@ -39,35 +39,53 @@ def test_prompts_are_the_hub_eval_scripts_exactly():
     assert judges.PROMPTS["reasoning_qa"].startswith("\n## 背景\n现在你是一个大学数学老师。")
 
 
-# (subset, judge reply, the verdict the evaluator reads: ds_refqa.py:311-383 / the Hub scripts' get_eval_score)
+# (subset, judge reply, the verdict read here; None: unread). The Hub scripts' outcome for each (AudioCompass@bafbcb0
+# evaluator/*.py run on these strings): scripts/check_openaudiobench_readings.py, which reads this list.
 EDGE_CASES = [
     ("alpaca_eval", "Good answer. Rating: [[8]]", 8),
     ("alpaca_eval", "Rating: [[7]] then [[9]]", 7),  # re.search: the first
-    ("alpaca_eval", "Rating: [[11]]", None),  # both evaluators assert 1-10
-    ("alpaca_eval", "Rating: [8]", None),
+    ("alpaca_eval", "Rating: [[11]]", None),  # the Hub script asserts 1-10 (it stops)
+    ("alpaca_eval", "Rating: [[0]]", None),
+    ("alpaca_eval", "Rating: [8]", None),  # the Hub script leaves it out too
+    ("alpaca_eval", "", None),
     ("reasoning_qa", "过程正确，得分是[4]", 4),
     ("reasoning_qa", "列表[1]中... 得分是[5]", 5),  # findall: the last
-    ("reasoning_qa", "得分是[6]", None),
+    ("reasoning_qa", "得分是[0]", 0),
+    ("reasoning_qa", "得分是[6]", None),  # -1 in the Hub script
     ("reasoning_qa", "得分是4分", None),
     ("llama_questions", "Equivalent, the score is [Correct]", True),
     ("llama_questions", "The score is [Incorrect]", False),
-    ("llama_questions", "the score is [correct]", True),  # Kimi-Audio-Evalkit's regex
+    ("llama_questions", "the score is [correct]", True),  # Kimi-Audio-Evalkit's regex; the Hub script stops
     ("llama_questions", "the score is [CORRECT]", None),
     ("llama_questions", "the score is [Incorrect] ... the score is [Correct]", False),  # the first
     ("trivia_qa", '```json\n{"analysis": "Same city.", "judgment": "correct"}\n```', True),
-    ("trivia_qa", "{'analysis': 'No.', 'judgment': 'Incorrect'}", False),
-    ("trivia_qa", '{"analysis": "Partly.", "judgment": "partially correct"}', False),  # any other word: wrong
-    ("web_questions", '{"analysis": "a {b} c", "judgment": "correct"}', None),  # cut at the first }
-    ("web_questions", '{"judgment": true}', None),
+    ("trivia_qa", '```json\n{"analysis": "Same city.", "judgment": "correct"}\n```\n', True),  # stripped first
+    ("trivia_qa", "'''json\n{'analysis': 'No.', 'judgment': 'incorrect'}\n'''", False),
+    ("trivia_qa", "{'analysis': 'No.', 'judgment': 'Incorrect'}", None),  # exactly "correct"/"incorrect"
+    ("trivia_qa", '{"analysis": "Partly.", "judgment": "partially correct"}', None),
+    ("trivia_qa", '{"judgment": "correct"}', None),  # the Hub scripts assert an analysis
+    ("trivia_qa", 'Verdict: {"analysis": "x", "judgment": "correct"}', None),  # Kimi-Audio-Evalkit would read it
+    ("web_questions", '{"analysis": "a {b} c", "judgment": "correct"}', True),  # the whole reply, braces and all
+    ("web_questions", '{"analysis": "x", "judgment": true}', None),
     ("web_questions", "correct", None),
-    ("web_questions", '{"judgment": "cor" + "rect"}', None),  # eval() would run it; never here
-    ("web_questions", "{'judgment': __import__('os').getcwd()}", None),
+    ("web_questions", "", None),
+    ("web_questions", '{"analysis": "x", "judgment": "cor" + "rect"}', None),  # eval() would read "correct"
+    ("web_questions", "{'analysis': 'x', 'judgment': __import__('os').getcwd()}", None),  # never run here
 ]
 
 
 @pytest.mark.parametrize("subset, reply, verdict", EDGE_CASES)
 def test_reply_is_read_as_the_evaluator_reads_it(subset, reply, verdict):
     assert judges.READERS[subset](reply) == verdict
+
+
+def test_an_unread_triviaqa_or_web_questions_reply_counts_wrong_an_endpoint_failure_is_left_out():
+    assert scoring.scored_verdict("trivia_qa", None, True) is False
+    assert scoring.scored_verdict("web_questions", None, True) is False
+    assert scoring.scored_verdict("web_questions", None, False) is None  # no reply: not the model's fault
+    assert scoring.scored_verdict("reasoning_qa", None, True) is None  # left out (the Hub script: -1)
+    assert scoring.scored_verdict("alpaca_eval", None, True) is None
+    assert scoring.scored_verdict("trivia_qa", True, True) is True
 
 
 def test_sample_is_read_in_the_official_layout():
@@ -131,7 +149,7 @@ REPLIES = {  # first words of the prompt -> the scripted judge's reply
     "[Instruction]": "Helpful. Rating: [[8]]",
     "## Background": "Matches, the score is [Correct]",
     "## 背景": "得分是[4]",
-    "Your will be given": '```json\n{"analysis": "x", "judgment": "incorrect"}\n```',
+    "Your will be given": '```json\n{"analysis": "x", "judgment": "correct"}\n```',
 }
 
 
@@ -144,7 +162,10 @@ def _scripted(prompt: str) -> str:
 def test_judged_scores_recomputed_from_the_judge_log(tmp_path):
     from scripted_judge import SERVED_MODELS, ScriptedJudge
 
-    with ScriptedJudge(reply=_scripted, models=SERVED_MODELS + ("gpt-4o-mini",)) as judge:
+    def fault(body):  # an endpoint error: no reply to read
+        return (400, {}) if "red planet" in body["messages"][-1]["content"] else None
+
+    with ScriptedJudge(reply=_scripted, models=SERVED_MODELS + ("gpt-4o-mini",), fault_for=fault) as judge:
         metadata = {"judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "j.sqlite"),
                     "judge_model_default": "gpt-4o-mini", "judge_temperature_default": 0.0,
                     "judge_top_p_default": 0.95, "judge_max_parse_attempts_default": 1}
@@ -154,18 +175,22 @@ def test_judged_scores_recomputed_from_the_judge_log(tmp_path):
             docs = data.load_docs(subset, {}, True, notes=DataNotes())
             items = [scoring.process_results(d, ["An answer."], task)["judge_score"] for d in docs]
             scores[subset] = (scoring.judge_score(items, task), scoring.judge_failures(items, task))
-            parsed = [r["parsed"] for r in task.judge_records]  # recomputed from the log alone
-            read = [judges.POINTS[subset](p) for p in parsed if p is not None]
-            assert scores[subset] == (sum(read) / len(read), parsed.count(None))
+            # recomputed from the log alone
+            parsed = [(r["parsed"], any(x.strip() for x in r["replies"])) for r in task.judge_records]
+            counted = [scoring.scored_verdict(subset, p, replied) for p, replied in parsed]
+            read = [judges.POINTS[subset](v) for v in counted if v is not None]
+            assert scores[subset] == (sum(read) / len(read), [p for p, _ in parsed].count(None))
             assert all(r["messages"][0]["content"] == judges.SYSTEM for r in task.judge_records)
         bodies = judge.requests
+    # Reasoning QA's unread reply is left out; Web Questions' counts wrong (the Hub script's 1 of 2); TriviaQA's
+    # endpoint error is left out; each is a judge failure
     assert scores == {"alpaca_eval": (80.0, 0), "llama_questions": (100.0, 0), "reasoning_qa": (80.0, 1),
-                      "trivia_qa": (0.0, 0), "web_questions": (0.0, 1)}
+                      "trivia_qa": (100.0, 1), "web_questions": (50.0, 1)}
     assert len(bodies) == 10  # one request per item: an unreadable reply is not asked again
     assert {(b["model"], b["temperature"], b["top_p"], b["max_tokens"]) for b in bodies} == {
         ("gpt-4o-mini", 0.0, 0.95, 1024)}
     overall = sum(s for s, _ in scores.values()) / 5  # the group's unweighted mean
-    assert overall == 52.0
+    assert overall == 82.0
 
 
 # --- the cascade run without a judge (tests/test_model_card_samples.py runs the groups) ---------------------------

@@ -22,6 +22,11 @@ def parquet_rows(path: Path, columns: list[str], audio: str, error: type[Excepti
     if missing:
         raise error(f"{path} lacks the column(s) {', '.join(missing)} of {layout}'s layout (it has "
                     f"{', '.join(names)}); download it again")
+    cell = parquet.schema_arrow.field(audio).type
+    if not (hasattr(cell, "get_field_index") and cell.get_field_index("bytes") >= 0
+            and cell.get_field_index("path") >= 0):
+        raise error(f"{path}: its {audio} column is not an Audio cell (a struct of bytes and path, as {layout} "
+                    f"writes it) but {cell}; download it again")
     rows, clips = [], []
     for batch in parquet.iter_batches(batch_size=8, columns=[*columns, audio]):
         rows += batch.select(list(columns)).to_pylist()

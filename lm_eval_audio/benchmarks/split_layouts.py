@@ -115,14 +115,12 @@ def _from_transcript(spec, layout, language, root, snapshot, label, notes, clips
 
 
 def _clip_names(path: Path, audio: str) -> list[str]:
-    """The base name each row's ``Audio`` cell gives its clip ("" where none), read without the bytes."""
+    """The base name each row's ``Audio`` cell gives its clip ("" where its path is empty), read without the bytes
+    (``table_checks.parquet_rows`` has checked that the cells have a path field)."""
     import pyarrow.parquet as pq
 
-    try:
-        # the one field selected comes back as a column of its own, named by the field alone
-        names = pq.read_table(path, columns=[f"{audio}.path"]).column(0).to_pylist()
-    except Exception:  # a cell without a path field: the rows are named by their position
-        return []
+    # the one field selected comes back as a column of its own, named by the field alone
+    names = pq.read_table(path, columns=[f"{audio}.path"]).column(0).to_pylist()
     return [Path(n).name if isinstance(n, str) and n else "" for n in names]
 
 

@@ -7,21 +7,27 @@ datasets/baichuan-inc/OpenAudioBench", ds_refqa.py:280) with its lines re-wrappe
 The prompts are benchmark data: each is the Hub scripts' f-string as Python evaluates it (its ``\\n`` escapes are
 newlines, its trailing spaces kept, AlpacaEval's eight-space indentation kept: it is inside the method's string),
 the one user message after the system message Kimi-Audio-Evalkit's gpt-4o-mini judge sends (almeval/judge_models/
-__init__.py:38-45). The judge: gpt-4o-mini, temperature 0, top_p 0.95, max_tokens 1024 (ds_refqa.py:187,
-base.py:193, judge_models/__init__.py:6-12).
+__init__.py:38-45; the same as AudioCompass@bafbcb0 evaluator/ai_judge.py:17-18). The judge: gpt-4o-mini,
+temperature 0, top_p 0.95, max_tokens 1024 (ds_refqa.py:187, base.py:193, judge_models/__init__.py:6-12; the Hub
+scripts' copy sets no temperature, AudioCompass@bafbcb0 ai_judge.py:15-22).
 
-The replies are read as the evaluators read them (ds_refqa.py:311-383, the Hub scripts' ``get_eval_score``):
+The replies are read as the Hub scripts read them (AudioCompass@bafbcb0 evaluator/alpaca.py:29-42, trivia_qa.py:37-51
+and web_qst.py:38-52, their ``get_eval_score``; llama_qst.py:62-70 and reasoning.py:63-69, the loops of their
+``evaluate``); ``scripts/check_openaudiobench_readings.py`` runs those functions on this module's test replies:
 
-* AlpacaEval: the first ``[[n]]``, n from 1 to 10 (both assert that range: out of it, unread here);
-* Reasoning QA: the last ``[d]``, d from 0 to 5;
-* Llama Questions: the first "the score is [Correct]" / "[Incorrect]" (T or t; Kimi-Audio-Evalkit's regex also
-  reads "[correct]"/"[incorrect]", where the Hub's script stops on an assert);
-* TriviaQA, Web Questions: the text from the first ``{`` to the first ``}`` read as a dict with a ``judgment``
-  string, correct when it is "correct" in any case, incorrect otherwise. Both evaluators ``eval()`` the judge's
-  text; here it is read as a literal only (``ast.literal_eval``): no code in a reply is ever run.
+* AlpacaEval: the first ``[[n]]``; n out of 1-10 stops the Hub script (an assert), here it is unread;
+* Reasoning QA: the last ``[d]``, d from 0 to 5 (a reply without one is -1 in the Hub script);
+* Llama Questions: the first "the score is [Correct]" / "[Incorrect]" (T or t); the Hub script stops on a reply
+  without one; "[correct]"/"[incorrect]" are read here too (Kimi-Audio-Evalkit's regex, ds_refqa.py:348-349);
+* TriviaQA, Web Questions: the reply stripped (ai_judge.py:23), then ``reply[7:-3]`` (what a "```json ... ```"
+  fence leaves), else the whole reply, read as a dict with an ``analysis`` and a ``judgment`` that is exactly
+  "correct" or "incorrect"; anything else is unread (the Hub scripts' ``{"judgment": ""}``, never correct).
+  The Hub scripts ``eval()`` the text; here it is read as a literal only (``ast.literal_eval``): no code in a reply
+  is ever run (a reply only ``eval`` reads is unread). Kimi-Audio-Evalkit reads these more leniently (the first
+  ``{`` to the first ``}``, "correct" in any case, no ``analysis`` needed: ds_refqa.py:366-376).
 
-A reply read no way is a judge failure, asked once as the evaluators ask (``judge_max_parse_attempts: 1`` in the
-YAML), counted in ``judge_failures`` and left out of the score, as Kimi-Audio-Evalkit leaves its "invalid" out.
+A reply read no way is asked once, as the Hub scripts ask (``judge_max_parse_attempts: 1`` in the YAML), and
+counted in ``judge_failures``; what it is worth is ``scoring``'s (``UNREAD_IS_WRONG``).
 """
 
 from __future__ import annotations
@@ -215,15 +221,18 @@ def read_score_line(reply: str) -> bool | None:
 
 
 def read_judgment(reply: str) -> bool | None:
-    """TriviaQA, Web Questions: ``reply[find('{'):find('}') + 1]`` as a literal dict's ``judgment``."""
-    reply = reply or ""
-    text = reply[reply.find("{"):reply.find("}") + 1]
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    """TriviaQA, Web Questions (the Hub scripts' ``get_eval_score``): ``reply[7:-3]``, else the whole reply, as a
+    literal dict with ``analysis`` and ``judgment`` in ("correct", "incorrect"); True for "correct"."""
+    reply = (reply or "").strip()  # AudioCompass@bafbcb0 ai_judge.py:23 strips the judge's reply
+    for text in (reply[7:-3], reply):  # the first text that reads is kept, as eval's try/except keeps it
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, dict) and "analysis" in value and value.get("judgment") in ("correct", "incorrect"):
+            return value["judgment"] == "correct"
         return None
-    judgment = value.get("judgment") if isinstance(value, dict) else None
-    return judgment.lower() == "correct" if isinstance(judgment, str) else None
+    return None
 
 
 READERS = {"alpaca_eval": read_rating, "llama_questions": read_score_line, "reasoning_qa": read_grade,
@@ -234,8 +243,9 @@ POINTS = {"alpaca_eval": lambda v: 10.0 * v, "reasoning_qa": lambda v: 20.0 * v,
           "web_questions": lambda v: 100.0 * v}
 
 
-def judge(subset: str, items: list[dict], config: JudgeConfig, task) -> list:
-    """Per item the read verdict (a rating, a grade, or True/False), None where the judge failed. Items hold
+def judge(subset: str, items: list[dict], config: JudgeConfig, task) -> list[tuple]:
+    """Per item ``(verdict, replied)``: the read verdict (a rating, a grade, or True/False), None where the judge
+    failed; ``replied`` whether the judge gave a non-empty reply (an unread one, not an endpoint error). Items hold
     ``uniq_id``, ``question``, ``reference`` and ``response``."""
 
     def requests_for(item):
@@ -244,4 +254,4 @@ def judge(subset: str, items: list[dict], config: JudgeConfig, task) -> list:
 
     verdicts = run("openaudiobench_judge", task, config, items, requests_for, None, f"OpenAudioBench {subset} judge",
                    PROMPT_VERSION)
-    return [v["verdict"].parsed for v in verdicts]
+    return [(v["verdict"].parsed, any(r and r.strip() for r in v["verdict"].replies)) for v in verdicts]
