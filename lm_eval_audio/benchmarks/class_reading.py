@@ -20,6 +20,14 @@ from __future__ import annotations
 import re
 import string
 
+# What the results say of ``acc`` where the model cards' numbers come from Kimi-Audio-Evalkit's judged reading of the
+# same lettered question (a folder adds what is its own: its other readings, a word form it does not read)
+UNJUDGED_OPTION = (
+    "acc: the option read WITHOUT an LLM judge (class_reading.chosen_option; an answer naming no option or two is "
+    "wrong, counted in answer_unread): NOT the number Kimi-Audio's card and Kimi-Audio-Evalkit's leaderboard report, "
+    "where gpt-4o-mini judges each answer (synonyms accepted, invalid verdicts left out of the denominator; "
+    "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/datasets/ds_mqa.py:389-412).")
+
 _LETTER_ALONE = re.compile(r"^[\s(\[*\"']*([A-Za-z])[\s)\]*\"'.:,]*$")
 _LETTER_FIRST = re.compile(r"^[\s*]*(?:\(([A-Z])\)|([A-Z])[.):])(?:\s|$)")
 

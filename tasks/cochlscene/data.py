@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks import author_prompts, class_reading, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
@@ -64,13 +64,10 @@ AUTHORS_PROMPTS = {
 }
 
 # What the results say of the metrics (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote
-SCORING_RULES = (
-    "acc: the option read WITHOUT an LLM judge (class_reading.chosen_option; an answer naming no option or two is "
-    "wrong, counted in answer_unread): NOT the number Kimi-Audio's card and Kimi-Audio-Evalkit's leaderboard report, "
-    "where gpt-4o-mini judges each answer (synonyms accepted, invalid verdicts left out of the denominator; "
-    "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/datasets/ds_mqa.py:389-412). exact_match: Qwen-Audio's "
-    "evaluate_scene.py rule (labels taken to be the scene folders' names, unconfirmed); label_in_answer: MiDashengLM's "
-    "compute_at_acc.py rule (same labels); both near 0 under the default lettered question")
+SCORING_RULES = class_reading.UNJUDGED_OPTION + (
+    " exact_match: Qwen-Audio's evaluate_scene.py rule (labels taken to be the scene folders' names, unconfirmed); "
+    "label_in_answer: MiDashengLM's compute_at_acc.py rule (same labels); both near 0 under the default lettered "
+    "question")
 
 
 def _split_folder(root: Path, split: str) -> Path:

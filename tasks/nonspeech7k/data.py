@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks import author_prompts, class_reading, speech_sets
 from lm_eval_audio.benchmarks.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
@@ -58,12 +58,8 @@ AUTHORS_PROMPTS = {
 }
 
 # What the results say of the metric (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote
-SCORING_RULES = (
-    "acc: the option read WITHOUT an LLM judge (class_reading.chosen_option; an answer naming no option or two, or "
-    "a word form such as 'crying' for the option Cry, is wrong, counted in answer_unread): NOT the number Kimi-Audio's "
-    "card and Kimi-Audio-Evalkit's leaderboard report, where gpt-4o-mini judges each answer (synonyms accepted, "
-    "invalid verdicts left out of the denominator; MoonshotAI/Kimi-Audio-Evalkit@4080c49 "
-    "almeval/datasets/ds_mqa.py:389-412)")
+SCORING_RULES = class_reading.UNJUDGED_OPTION + (
+    " A word form such as 'crying' for the option Cry is not read either (answer_unread).")
 
 
 def _metadata(root: Path) -> Path:
