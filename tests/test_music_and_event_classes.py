@@ -1,10 +1,12 @@
 """GTZAN, NSynth and FSD50K (tasks/gtzan, tasks/nsynth, tasks/fsd50k): the loaders on the bundled samples and on
-broken copies, MiDashengLM's readings restated (evaluate/compute_at_acc.py, compute_map.py; the reference's own
-answers from scripts/check_label_readings_against_midashenglm.py), the Hub fetch, and the sample run's numbers
-recomputed from the logged samples (tests/test_model_card_samples.py runs them)."""
+broken copies, the readings restated (GTZAN's acc: UltraEval-Audio's prefix-match, its own answers from
+scripts/check_gtzan_reading_against_ultraeval.py; MiDashengLM's evaluate/compute_at_acc.py and compute_map.py, the
+reference's own answers from scripts/check_label_readings_against_midashenglm.py), the Hub fetch, and the sample
+run's numbers recomputed from the logged samples (tests/test_model_card_samples.py runs them)."""
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 
@@ -18,6 +20,8 @@ from lm_eval_audio.benchmarks.speech_sets import SpeechDataError
 from lm_eval_audio.tasks.fsd50k import data as fsd50k
 from lm_eval_audio.tasks.fsd50k import scoring as fsd50k_scoring
 from lm_eval_audio.tasks.gtzan import data as gtzan
+from lm_eval_audio.tasks.gtzan import scoring as gtzan_scoring
+from lm_eval_audio.tasks.gtzan.scoring import prefix_match
 from lm_eval_audio.tasks.nsynth import data as nsynth
 
 SAMPLE_GROUPS = ["gtzan_sample", "nsynth_sample", "fsd50k_sample"]
@@ -33,12 +37,17 @@ def _copy(spec, tmp_path, monkeypatch):
 def test_the_samples_load_with_their_classes_and_prompts():
     notes = DataNotes()
     docs = gtzan.load_docs({}, True, notes=notes)
-    assert [d["reference"] for d in docs] == ["jazz", "classical", "metal"]
-    assert {d["prompt"] for d in docs} == {"What's the music genre?"}
-    assert "Free Music Archive" in notes.entries["unpublished_prompt"]["GTZAN sample"]  # no GTZAN question is behind a card
-    notes = DataNotes()
-    gtzan.load_docs({"prompt": "Which genre?"}, True, notes=notes)
+    assert [(d["reference"], d["genre"]) for d in docs] == [("jazz", "jazz"), ("classical", "classical"),
+                                                            ("metal", "metal")]
+    # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/music.yaml:32, byte for byte
+    assert {d["prompt"] for d in docs} == {
+        "Listen to the provided music clip and identify the genre. the answer must be one of [blues,classical,"
+        "country,disco,hiphop,jazz,metal,pop,reggae,rock], answer without explain"}
+    assert "prefix-match" in notes.entries["scoring_rules"]["GTZAN test sample"]
     assert "unpublished_prompt" not in notes.entries
+    notes = DataNotes()
+    assert {d["prompt"] for d in gtzan.load_docs({"prompt": "Which genre?"}, True, notes=notes)} == {"Which genre?"}
+    assert notes.entries["prompts"]["GTZAN test sample"] == "Which genre?"
     docs = nsynth.load_docs("instrument", {}, True, notes=DataNotes())
     assert [d["reference"] for d in docs] == ["guitar", "bass", "organ"]
     notes = DataNotes()
@@ -72,6 +81,69 @@ def test_broken_copies_are_named(tmp_path, monkeypatch):
         fsd50k.load_docs({"label_reading": "gpt"}, True, notes=DataNotes())
 
 
+def _write_gtzan(root, labels, class_names=None, columns=("audio", "label")):
+    """GTZAN's shard rewritten with ``labels`` (and, as ``datasets`` writes them, ClassLabel names)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    shard = root / "data" / "test-00000-of-00001.parquet"
+    audio = pq.read_table(shard).column("audio").to_pylist()
+    table = pa.Table.from_pylist([dict(zip(columns, row)) for row in zip(audio, labels)])
+    if class_names:
+        meta = {"info": {"features": {"label": {"names": class_names, "_type": "ClassLabel"}}}}
+        table = table.replace_schema_metadata({b"huggingface": json.dumps(meta).encode()})
+    pq.write_table(table, shard)
+    return shard
+
+
+def test_gtzan_broken_copies_and_integer_labels(tmp_path, monkeypatch):
+    root = _copy(gtzan.SPEC, tmp_path, monkeypatch)
+    shard = _write_gtzan(root, ["Jazz", "polka", None])
+    notes = DataNotes()
+    docs = gtzan.load_docs({}, False, notes=notes)  # a label is read in any case, as UltraEval-Audio reads it
+    assert [(d["reference"], d["genre"]) for d in docs] == [("Jazz", "jazz")]
+    assert "'polka' is none of GTZAN's ten genres" in str(notes.entries["invalid_items"])
+    assert "None is none" in str(notes.entries["invalid_items"])
+    # a ClassLabel index: read through the names the shard itself records, and said so
+    _write_gtzan(root, [5, 1, 6], list(gtzan.GENRES))
+    notes = DataNotes()
+    assert [d["reference"] for d in gtzan.load_docs({}, False, notes=notes)] == ["jazz", "classical", "metal"]
+    assert "compare the number itself" in notes.entries["label_from_class_names"]["GTZAN test"]
+    # indexes with no names to read them by: refused, naming the file, not guessed
+    _write_gtzan(root, [5, 1, 6])
+    with pytest.raises(SpeechDataError, match=r"test-00000-of-00001.parquet: its 'label' column holds integers.*"
+                                              r"no ClassLabel order"):
+        gtzan.load_docs({}, False, notes=DataNotes())
+    _write_gtzan(root, ["jazz"] * 3, columns=("audio", "genre"))
+    with pytest.raises(SpeechDataError, match=r"test-00000-of-00001.parquet lacks the column\(s\) label of "
+                                              r"TwinkStart/GTZAN's layout"):
+        gtzan.load_docs({}, False, notes=DataNotes())
+    shard.unlink()
+    with pytest.raises(SpeechDataError, match=r"holds no data/test-\*.parquet"):
+        gtzan.load_docs({}, False, notes=DataNotes())
+
+
+def test_gtzan_missing_clip_is_wrong_in_both_readings_and_counted(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    root = _copy(gtzan.SPEC, tmp_path, monkeypatch)
+    shard = root / "data" / "test-00000-of-00001.parquet"
+    rows = pq.read_table(shard).to_pylist()
+    rows[1]["audio"] = None
+    pq.write_table(pa.Table.from_pylist(rows), shard)
+    notes = DataNotes()
+    docs = gtzan.load_docs({}, False, notes=notes)
+    assert [bool(d["audio_problem"]) for d in docs] == [False, True, False] and notes.entries["unusable_audio"]
+    entries = gtzan_scoring.process_results(docs[1], ["classical"])
+    assert (entries["acc"]["score"], entries["label_in_answer"]["score"], entries["audio_missing"]) == (0.0, 0.0, 1.0)
+    task = task_scoring("gtzan_genre")
+    items = [gtzan_scoring.process_results(d, [r])["acc"] for d, r in zip(docs, ["Jazz.", "classical", "Metal"])]
+    assert gtzan_scoring.acc(items, task) == pytest.approx(2 / 3)
+    breakdown = task.data_notes["official_breakdown"]["gtzan_genre"]["acc"]["class"]
+    assert breakdown["classical"] == {"items": 1, "accuracy": 0.0} and breakdown["jazz"]["accuracy"] == 1.0
+
+
 def test_fsd50k_vocabulary_is_read_in_the_releases_column_order(tmp_path, monkeypatch):
     """FSD50K's vocabulary.csv is index, label, AudioSet id (google-research/mseb@3b2d05f corrected its reader to
     that order): the label is the second column; a copy in another order is refused, naming the file."""
@@ -84,6 +156,21 @@ def test_fsd50k_vocabulary_is_read_in_the_releases_column_order(tmp_path, monkey
     with pytest.raises(SpeechDataError, match=r"vocabulary.csv is not FSD50K's vocabulary.csv \(rows of index, "
                                               r"label, AudioSet id.*a row reads \['0', '/m/0bt9lr', 'Dog'\]"):
         fsd50k.load_docs({}, False, notes=DataNotes())
+
+
+# UltraEval-Audio's PrefixMatch on each pair (its "match"; scripts/check_gtzan_reading_against_ultraeval.py), and
+# MiDashengLM's compute_at_acc.py rule beside it
+@pytest.mark.parametrize("label,answer,acc,in_answer", [
+    ("jazz", "jazz", True, True), ("jazz", " JAZZ.\n", True, True), ("jazz", "jazzy", True, True),
+    ("jazz", "The genre is jazz.", False, True), ("jazz", "**Jazz**", False, True), ("jazz", "jaz", False, False),
+    ("jazz", "", False, False), ("hiphop", "hip hop", False, False), ("hiphop", "HipHop music", True, True),
+    ("pop", "popular", True, True), ("pop", "K-pop", False, True), ("metal", "Heavy metal", False, True),
+    ("country", "\u00a0country", True, True), ("classical", "classic", False, False), ("Jazz", "jazz", True, True),
+    ("hip hop", "hiphop", True, False), ("hip hop", "HIPHOP!", False, False), ("hip hop", "hiphop music", False, False),
+    ("jazz", None, False, False)])
+def test_gtzan_readings_are_prefix_match_and_compute_at_acc(label, answer, acc, in_answer):
+    assert prefix_match(answer, label) is acc
+    assert label_in_answer(answer, label) is in_answer
 
 
 @pytest.mark.parametrize("label,answer,read", [
@@ -118,8 +205,9 @@ def test_tasks_fetch_only_what_they_read_from_the_hub_and_record_the_commit(tmp_
         notes = DataNotes()
         assert len(gtzan.load_docs({}, False, notes=notes)) == 3
         assert [e["path"].split("/resolve/", 1)[1].split("/", 1)[1] for e in hub.downloads()] == [
-            "data/train-00000-of-00001.parquet"]
-        assert len(notes.entries["sources"]["GTZAN"]["commit"]) == 40
+            "data/test-00000-of-00001.parquet"]  # not the README beside it
+        record = notes.entries["sources"]["GTZAN test"]
+        assert record["repo_id"] == "TwinkStart/GTZAN" and len(record["commit"]) == 40
         docs = fsd50k.load_docs({}, False, notes=notes)
         fetched = [e["path"].split("/resolve/", 1)[1].split("/", 1)[1] for e in hub.downloads()][1:]
         assert fetched == ["labels/vocabulary.csv", "labels/eval.csv"]  # the clips only when a run evaluates them
@@ -140,7 +228,12 @@ def test_missing_clip_names_no_label_and_the_breakdown_has_each_label():
 
 
 def check_sample_run(results: dict, logged) -> None:
-    for task in ("gtzan_sample_genre", "nsynth_sample_instrument", "nsynth_sample_source"):
+    samples = logged("gtzan_sample_genre")
+    for metric, reading in (("acc", prefix_match), ("label_in_answer", label_in_answer)):
+        right = [float(not s["doc"]["audio_problem"] and reading(s["filtered_resps"][0], s["doc"]["reference"]))
+                 for s in samples]
+        assert results["results"]["gtzan_sample_genre"][f"{metric},none"] == pytest.approx(sum(right) / len(right))
+    for task in ("nsynth_sample_instrument", "nsynth_sample_source"):
         samples = logged(task)
         right = [float(label_in_answer(s["filtered_resps"][0], s["doc"]["reference"])) for s in samples]
         assert results["results"][task]["acc,none"] == pytest.approx(sum(right) / len(right))

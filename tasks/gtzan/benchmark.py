@@ -1,5 +1,5 @@
-"""GTZAN (Tzanetakis and Cook, 2002; its clips as sanchit-gandhi/gtzan): what shared code needs to know of this
-folder."""
+"""GTZAN (Tzanetakis and Cook, 2002; as UltraEval-Audio evaluates it, from TwinkStart/GTZAN): what shared code needs
+to know of this folder."""
 
 from lm_eval_audio.benchmarks.registry import Benchmark
 from lm_eval_audio.benchmarks.speech_sets import data_check

@@ -1,18 +1,26 @@
-"""GTZAN's clips as published on the Hub in plain data files: ``sanchit-gandhi/gtzan`` (the copy an earlier
-embeddings-benchmark/mteb ``GTZANGenre`` task read at revision 4bd8571, label column ``genre``, split ``train``; later
-versions read silky1708/GTZAN-Genre): ``data/train-*.parquet`` (shard names not confirmed against the Hub) with
-``audio`` (an ``Audio`` cell) and ``genre`` (a ``ClassLabel``: its index 0-9 in the alphabetical order below, or the
-name). 999 clips: GTZAN's 1,000 less ``jazz.00054``, which cannot be decoded (a third-party check of that revision;
-see README.md). GTZAN has no official test split; every clip is evaluated.
+"""GTZAN as UltraEval-Audio evaluates it, the only published GTZAN evaluation found: the Hub copy
+``TwinkStart/GTZAN``, split ``test``, its reference column ``label`` (OpenBMB/UltraEval-Audio@9b69da6
+registry/dataset/GTZAN.yaml:1-7), read with ``datasets.load_dataset(name, split="test")``
+(audio_evals/dataset/huggingface.py:38-50).
 
-No evaluation behind a model card's GTZAN number publishes its prompt or reading (UltraEval-Audio publishes one no
-card was found to quote; README.md): the genre question and the single-target reading are MiDashengLM's
-(xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:14, its genre tagging row; evaluate/compute_at_acc.py), the
-nearest published evaluation of a genre-tagging task; the results say so (``unpublished_prompt``).
+Confirmed (from UltraEval-Audio's code): the repository id, the split, the column name. Assumed (the Hub is not
+reachable here and neither the copy's card nor its file list was found in any index): the files, taken to be
+``data/test-*.parquet`` as ``push_to_hub`` writes a ``test`` split (as the same uploader's ``TwinkStart/AudioCaps``
+card at 7405ddc says of its own files, and ``TwinkStart/VSC``'s card at 7d811bd); the clip column ``audio`` (an
+``Audio`` cell, as on those cards); ``label``'s type, taken to be the genre's name as a string (``TwinkStart/VSC``'s
+``label`` is a string; UltraEval-Audio's reading compares ``str(label)`` with the answer and its question asks for
+a name, so a number there would leave nothing to match); the row count (GTZAN has 1,000 clips, one of them,
+``jazz.00054``, undecodable in the common distribution).
+
+``label`` is read, case-insensitively, as one of the ten genres. An integer ``label`` (a ``ClassLabel``) is read as
+the genre the shard's own ``ClassLabel`` names give it (its ``huggingface`` schema metadata, as ``datasets`` writes
+it), and said so (``label_from_class_names``: UltraEval-Audio would have compared the number itself); a shard with
+integers and no such names is refused, naming it: which genre a number stands for cannot be known.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
@@ -22,41 +30,80 @@ from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 
 SPEC = DataSpec(
-    name="GTZAN", variable="GTZAN_DATA_DIR", metadata_key="gtzan_data_dir", hub="sanchit-gandhi/gtzan",
-    holds="data/train-*.parquet (columns audio, genre)",
+    name="GTZAN", variable="GTZAN_DATA_DIR", metadata_key="gtzan_data_dir", hub="TwinkStart/GTZAN",
+    holds="data/test-*.parquet (columns audio, label: the genre; file names assumed, see tasks/gtzan/README.md)",
     sample=Path(__file__).resolve().parent / "sample_data", error=speech_sets.SpeechDataError)
+SHARDS = "data/test-*.parquet"
+LABEL = "label"  # OpenBMB/UltraEval-Audio@9b69da6 registry/dataset/GTZAN.yaml:7 (ref_col)
 GENRES = ("blues", "classical", "country", "disco", "hiphop", "jazz", "metal", "pop", "reggae", "rock")
-# xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:14 (MiDashengLM's genre-tagging question)
-PROMPT = "What's the music genre?"
+# OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/music.yaml:32 (prompt music_genre, lines 23-32: the clip, then this
+# text, one user turn), the prompt of GTZAN's default task music_genre (registry/eval_task/music.yaml:19-26)
+PROMPT = ("Listen to the provided music clip and identify the genre. the answer must be one of [blues,classical,"
+          "country,disco,hiphop,jazz,metal,pop,reggae,rock], answer without explain")
+SCORING_RULES = (
+    "acc: UltraEval-Audio's prefix-match (OpenBMB/UltraEval-Audio@9b69da6 audio_evals/evaluator/base.py:60-79, "
+    "GTZAN's eval task music_genre, registry/eval_task/music.yaml:19-26): right when the lower-cased, stripped "
+    "answer begins with the lower-cased, stripped label; label_in_answer: MiDashengLM's single-target reading "
+    "(xiaomi-research/dasheng-lm@2e3f2b0 evaluate/compute_at_acc.py:28-30), the label anywhere in the answer")
 
 
-def genre(value) -> str | None:
-    """The genre of a ``genre`` cell: a ClassLabel index (0-9) or the name itself."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(GENRES):
-        return GENRES[value]
-    return value if value in GENRES else None
+def class_names(path: Path, column: str) -> list | None:
+    """The names of ``column``'s ``ClassLabel`` as ``datasets`` records them in the parquet file's schema metadata
+    (``{"info": {"features": {column: {"names": [...], "_type": "ClassLabel"}}}}``), or None where it records none."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = (pq.read_schema(path).metadata or {}).get(b"huggingface")
+        feature = json.loads(meta)["info"]["features"][column] if meta else None
+    except (ValueError, KeyError, TypeError):
+        return None
+    if isinstance(feature, dict) and feature.get("_type") == "ClassLabel" and isinstance(feature.get("names"), list):
+        return feature["names"]
+    return None
+
+
+def _genre(value) -> str | None:
+    return value.strip().lower() if isinstance(value, str) and value.strip().lower() in GENRES else None
+
+
+def _labels(path: Path, rows: list[dict], label: str, notes: DataNotes) -> list:
+    """Each row's ``label`` as the reference the reading compares: the string as the copy writes it, or an integer's
+    ``ClassLabel`` name. An integer with no names to read it by stops the load, naming the file."""
+    values = [row.get(LABEL) for row in rows]
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if not numbers:
+        return values
+    names = class_names(path, LABEL)
+    if names is None:
+        raise speech_sets.SpeechDataError(
+            f"{path}: its {LABEL!r} column holds integers (e.g. {numbers[0]}) and the file names no ClassLabel order "
+            f"for them (no 'huggingface' schema metadata with {LABEL!r}'s names): which genre each number stands for "
+            f"cannot be known. Use a copy whose {LABEL!r} is the genre's name ({', '.join(GENRES)}), as "
+            f"{SPEC.repo} is read by UltraEval-Audio, or one written by datasets with its ClassLabel")
+    notes.note("label_from_class_names", label, f"{path.name}: {LABEL!r} holds integers, read as the genres its "
+               f"ClassLabel names ({', '.join(map(str, names))}); UltraEval-Audio's reading would compare the "
+               "number itself (str(label)), so its acc on this copy is not this one")
+    return [names[v] if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < len(names) else v
+            for v in values]
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
-    label = "GTZAN" + (" sample" if sample else "")
-    shards = speech_sets.table_shards(SPEC, metadata, sample, "data/train-*.parquet", label, notes)
+    label = "GTZAN test" + (" sample" if sample else "")
+    shards = speech_sets.table_shards(SPEC, metadata, sample, SHARDS, label, notes)
     instruction = speech_sets.asked(notes, label, metadata, PROMPT)
-    if instruction == PROMPT:
-        notes.note("unpublished_prompt", label, "no GTZAN question behind a model card's number is published: "
-                   "MiDashengLM's genre question for Free Music Archive (xiaomi-research/dasheng-lm@2e3f2b0 "
-                   "evaluate/prompt.csv:14), read by its compute_at_acc.py rule")
+    notes.note("scoring_rules", label, SCORING_RULES)
     docs, invalid, index = [], LeftOut(label, "row", notes), 0
     for path in shards:
-        rows, clips = table_checks.parquet_rows(path, ["genre"], "audio", speech_sets.SpeechDataError, SPEC.repo)
-        for audio_row, (row, (_, problem)) in enumerate(zip(rows, clips)):
+        rows, clips = table_checks.parquet_rows(path, [LABEL], "audio", speech_sets.SpeechDataError, SPEC.repo)
+        for audio_row, (reference, (_, problem)) in enumerate(zip(_labels(path, rows, label, notes), clips)):
             row_index, index = index, index + 1
-            name = genre(row.get("genre"))
-            if name is None:
-                invalid.add(row_index, f"{path.name}/{audio_row}", f"genre {row.get('genre')!r} is none of GTZAN's "
-                            f"ten (0-9 or {', '.join(GENRES)})")
+            genre = _genre(reference)
+            if genre is None:
+                invalid.add(row_index, f"{path.name}/{audio_row}", f"{LABEL} {reference!r} is none of GTZAN's ten "
+                            f"genres ({', '.join(GENRES)}, any case)")
                 continue
             docs.append(speech_sets.document(
-                len(docs), f"{path.name}/{audio_row}", name, "", instruction, audio_table=str(path),
-                audio_row=audio_row, audio_problem=problem or ""))
+                len(docs), f"{path.name}/{audio_row}", reference, "", instruction, audio_table=str(path),
+                audio_row=audio_row, audio_problem=problem or "", genre=genre))
     invalid.warn(label)
     return speech_sets.checked(docs, label, notes, missing_are="scored wrong")
