@@ -76,6 +76,16 @@ def _tokenized(candidates: list[str], references: list[list[str]]) -> tuple[dict
     return res, gts
 
 
+@functools.lru_cache(maxsize=1)
+def meteor_scorer():
+    """One METEOR 1.5 process for the whole run: starting the jar (its paraphrase table loaded) takes about 6 s, a
+    set scored by a running one milliseconds; each ``compute_score`` is a set of its own (the jar's aggregate is over
+    the segments of that call only)."""
+    from pycocoevalcap.meteor.meteor import Meteor
+
+    return Meteor()  # its process ends with this one (the jar stops at the end of its input)
+
+
 def corpus_scores(candidates: list[str], references: list[list[str]]) -> dict:
     """``{"cider_d", "spice", "spider", "meteor_dcase": corpus score or None, "cider_d_items": per-clip CIDEr-D,
     "refused": {metric: reason}}`` of ``candidates[i]`` against all of ``references[i]``. Raises
@@ -90,11 +100,10 @@ def corpus_scores(candidates: list[str], references: list[list[str]]) -> dict:
         raise CaptioningUnavailable(f"the captioning metrics (coco-caption's PTB tokenizer, METEOR, SPICE) need "
                                     f"Java: {problem}")
     from pycocoevalcap.cider.cider import Cider
-    from pycocoevalcap.meteor.meteor import Meteor
 
     res, gts = _tokenized(list(candidates), [list(r) for r in references])
     cider, cider_items = Cider().compute_score(gts, res)
-    meteor, _ = Meteor().compute_score(gts, res)
+    meteor, _ = meteor_scorer().compute_score(gts, res)
     out = {"cider_d": float(cider), "cider_d_items": [float(x) for x in cider_items], "meteor_dcase": float(meteor),
            "spice": None, "spider": None, "refused": {}}
     problem = spice_problem()
