@@ -42,6 +42,10 @@ def usage() -> str:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if argv not in (["--help"], ["-h"]):
+        from lm_eval_audio.harness import install_check
+
+        install_check.exit_if_broken("lm-eval-audio")  # a torchaudio built for another torch: one line, not a traceback
     if argv and argv[0] in SUBCOMMANDS:
         import importlib
 

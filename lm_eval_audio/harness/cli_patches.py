@@ -202,6 +202,10 @@ def on_cli_run(module) -> None:
 
             said_once.new_command()
             under_way = _UnderWay(RunCommand.of(args, device_named=True))
+            if under_way.command.runs_ours():
+                from lm_eval_audio.harness import install_check
+
+                install_check.exit_if_broken("lm_eval")  # before a task is built or the model loads
             token = _COMMAND.set(under_way)
             try:
                 parse_and_check(args, under_way)
