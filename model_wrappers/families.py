@@ -58,6 +58,11 @@ REFUSED: dict[str, tuple[str, str]] = {
     "cohere_asr": ("Cohere ASR", f"{_ASR_ONLY}: an encoder-decoder with no chat template or instruction"),
     "nemo_speechlm": ("Nemotron 3.5 Transcribe", f"{_ASR_ONLY}: its transcripts carry speaker tags (<spk:N>), which a "
                       "WER would count as words"),
+    # transformers 5.24: OmniASRProcessor.apply_transcription_request(audio, language=) writes the whole prompt
+    # (clip, language token, BOS); OmniASRCTCProcessor takes audio alone.
+    "omniasr": ("Omnilingual ASR", f"{_ASR_ONLY}: its prompt is the clip and a language code, with no place for an "
+                "instruction"),
+    "omniasr_ctc": ("Omnilingual ASR CTC", f"{_ASR_ONLY}: a CTC model with no language model or prompt"),
 }
 
 

@@ -154,7 +154,15 @@ class LoglikelihoodMixin:
         lengths = mask.sum(dim=1)
         last = out.logits[torch.arange(len(items)), (lengths - 1).to(out.logits.device)]
         first = torch.log_softmax(last.float(), dim=-1).cpu()
-        return PromptPass(rendered, mask, [int(n) for n in lengths], first, out.past_key_values)
+        return PromptPass(rendered, mask, [int(n) for n in lengths], first, getattr(out, self._cache_argument()))
+
+    def _cache_argument(self) -> str:
+        """The name under which the model's forward takes and returns its key-value cache: ``cache`` since
+        transformers 5.24, ``past_key_values`` before (5.24 still takes the old name, with a warning on every
+        call, until 5.40)."""
+        import inspect
+
+        return "cache" if "cache" in inspect.signature(self.model.forward).parameters else "past_key_values"
 
     def _score_choices(self, prompt: PromptPass, documents: list[tuple[int, list[RequestParts]]]) -> list[list]:
         """The continuations of the documents of one prompt pass (each document's choices), run together
@@ -203,7 +211,7 @@ class LoglikelihoodMixin:
             with torch.inference_mode():
                 logits = self.model(**self._to_device({"input_ids": ids, "attention_mask": mask,
                                                        "position_ids": positions}),
-                                    past_key_values=cache).logits
+                                    **{self._cache_argument(): cache}).logits
             rest = torch.log_softmax(logits.float(), dim=-1).cpu()
         scored = []
         for j, (d, cont) in enumerate(rows):

@@ -153,3 +153,27 @@ def test_the_audio_window_is_read_from_each_feature_extractor():
     assert audio_window_seconds(WhisperFeatureExtractor(), 16000) == 30.0
     assert audio_window_seconds(Gemma3nAudioFeatureExtractor(), 16000) == 30.0  # max_length=480,000 samples
     assert audio_window_seconds(None, 16000) is None
+
+
+@pytest.mark.parametrize("config, name", [
+    ({"model_type": "granite_speech", "has_lora_adapter": True}, "Granite-Speech"),
+    ({"model_type": "phi4_multimodal"}, "Phi-4-multimodal"),
+])  # fmt: skip
+def test_a_lora_family_under_a_transformers_that_wants_a_newer_peft_stops(config, name, tmp_path, monkeypatch):
+    """transformers checks its peft minimum only when a LoRA is switched, in the middle of a run (5.24 asks
+    peft>=0.22.0, which no release met on 2026-11-28): hf-audio says so before anything loads."""
+    from importlib import metadata
+
+    from transformers.integrations import peft as integration
+
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    monkeypatch.setattr(integration, "MIN_PEFT_VERSION", "99.0.0")
+    loaded = []
+    monkeypatch.setattr("transformers.AutoProcessor.from_pretrained", lambda *a, **k: loaded.append(a))
+    with pytest.raises(UnsupportedFamily) as error:
+        HFAudioLM(pretrained=str(tmp_path), device="cpu")
+    message = str(error.value)
+    assert "\n" not in message and not loaded
+    assert message.startswith(f"hf-audio: {name} ({str(tmp_path)!r}) needs peft for its speech LoRA")
+    assert (f"transformers {metadata.version('transformers')} switches a LoRA only with peft>=99.0.0, while peft "
+            f"{metadata.version('peft')} is installed: pip install 'peft>=99.0.0'") in message

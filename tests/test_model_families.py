@@ -240,7 +240,7 @@ def _lora_state(model, audio_id):
     seen, prefix_rows = [], [()]
 
     def hook(module, args, kwargs):
-        ids, cache = kwargs.get("input_ids"), kwargs.get("past_key_values")
+        ids, cache = kwargs.get("input_ids"), kwargs.get("cache", kwargs.get("past_key_values"))  # 5.24 / 5.23
         if cache is None or cache.get_seq_length() == 0:
             prefix_rows[0] = tuple((ids == audio_id).any(dim=1).tolist())
         seen.append((prefix_rows[0], not layer.disable_adapters))

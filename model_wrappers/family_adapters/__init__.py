@@ -26,6 +26,26 @@ from lm_eval_audio.model_wrappers import families, reasoning, served_families
 from lm_eval_audio.model_wrappers.families import GENERIC_PATH, Family, UnsupportedFamily
 
 
+def older_than_transformers_needs(module: str) -> str | None:
+    """Why the installed ``module`` is older than the installed transformers requires, or None. transformers states
+    its own minimum for peft (``MIN_PEFT_VERSION``) and checks it only when a LoRA is switched on or off, that is in
+    the middle of a run: transformers 5.24 asks peft>=0.22.0, which no release met on 2026-11-28."""
+    if module != "peft":
+        return None
+    from importlib import metadata
+
+    from packaging.version import Version
+    from transformers.integrations import peft as integration
+
+    minimum = getattr(integration, "MIN_PEFT_VERSION", None)
+    installed = metadata.version("peft")
+    if minimum is None or Version(installed) >= Version(minimum):
+        return None
+    return (f"transformers {metadata.version('transformers')} switches a LoRA only with peft>={minimum}, while peft "
+            f"{installed} is installed: pip install 'peft>={minimum}', or, where no such peft is released yet, a "
+            "transformers whose minimum it meets (transformers 5.23 asks peft>=0.20.0): pip install 'transformers==5.23.*'")
+
+
 class FamilyAdapter:
     """The generic path; a family's adapter overrides the hooks its checkpoints need."""
 
@@ -57,7 +77,8 @@ class FamilyAdapter:
         before anything loads."""
 
     def check_packages(self) -> None:
-        """:class:`UnsupportedFamily` naming the first missing package; before any weight loads."""
+        """:class:`UnsupportedFamily` naming the first missing package, or one older than the installed
+        transformers requires; before any weight loads."""
         for module, extra, why in self.needs():
             if importlib.util.find_spec(module) is None:
                 raise UnsupportedFamily(
@@ -65,6 +86,10 @@ class FamilyAdapter:
                     f"installed; install the {extra} extra: pip install -e '.[{extra}]' in the lm-eval-audio clone "
                     "(bash scripts/setup.sh installs every family's extra)"
                 )
+            shortfall = older_than_transformers_needs(module)
+            if shortfall:
+                raise UnsupportedFamily(f"hf-audio: {self.family.name} ({self.pretrained!r}) needs {module} for {why}, "
+                                        f"and {shortfall}")
 
     def load(self, load_kwargs: dict):
         """The model to run, loaded from the checkpoint; None for transformers' auto classes (the generic path)."""

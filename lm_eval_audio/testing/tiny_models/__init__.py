@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from lm_eval_audio.testing.tiny_models.common import BUILDERS
+from lm_eval_audio.testing.tiny_models.common import BUILDERS, NEEDS
 
 # Every family's module, imported once so that each registers its builders (common.builds).
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):

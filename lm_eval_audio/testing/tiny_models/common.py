@@ -42,15 +42,19 @@ def finish(model, tokenizer, processor, out_dir):
 # arch -> build(out_dir, seed=0) -> the folder: each family's module registers its builders where it defines them
 # (``tiny_models.BUILDERS``; the tests' ``tiny_<arch>`` fixtures are made from it).
 BUILDERS: dict = {}
+# arch -> the packages its family needs at a release the installed transformers asks (peft, for a LoRA)
+NEEDS: dict[str, tuple[str, ...]] = {}
 
 
-def builds(arch: str, **options):
-    """A decorator: the function builds the tiny model ``arch`` (``options``: those of a variant of the family)."""
+def builds(arch: str, needs: tuple[str, ...] = (), **options):
+    """A decorator: the function builds the tiny model ``arch`` (``options``: those of a variant of the family;
+    ``needs``: the packages whose version hf-audio checks against transformers' own minimum, :data:`NEEDS`)."""
 
     def add(build):
         if arch in BUILDERS:
             raise ValueError(f"two tiny-model builders for {arch}")
         BUILDERS[arch] = functools.partial(build, **options) if options else build
+        NEEDS[arch] = needs
         return build
 
     return add

@@ -28,8 +28,8 @@ GRANITE_SPEECH_CHAT_TEMPLATE = (
 )
 
 
-@builds("granite_speech")
-@builds("granite_speech_plus", plus=True)
+@builds("granite_speech", needs=("peft",))
+@builds("granite_speech_plus", needs=("peft",), plus=True)
 def build_granite_speech(out_dir: str, seed: int = 0, lora: bool = True, plus: bool = False) -> str:
     """granite-speech-3.x in small. The published checkpoints carry a speech LoRA (rank 64 on q_proj and
     v_proj, ``adapter_config.json`` next to ``config.json``); ``lora`` gives this one a rank-4 LoRA there,

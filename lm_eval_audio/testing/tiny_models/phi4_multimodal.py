@@ -25,7 +25,7 @@ PHI4_MULTIMODAL_CHAT_TEMPLATE = (
 )
 
 
-@builds("phi4_multimodal")
+@builds("phi4_multimodal", needs=("peft",))
 def build_phi4_multimodal(out_dir: str, seed: int = 0, lora: bool = True) -> str:
     """Phi-4-multimodal in small, laid out as the checkpoint: the base model at the root, the chat template
     with the tokenizer, and a speech LoRA (rank 4 on the decoder's qkv_proj, o_proj, gate_up_proj and down_proj,
