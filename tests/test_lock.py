@@ -92,11 +92,20 @@ def test_the_build_tools_and_the_lock_hold_one_setuptools():
 
 def test_the_wheels_setup_reads_by_file_name_are_the_locked_ones():
     setup = (REPO / "scripts" / "setup.sh").read_text()
-    no_deps = locked(LOCKS / "no-deps.txt")
+    data_wheels = locked(LOCKS / "data-wheels.txt")
     for name, file_prefix in (("llama-index-core", "llama_index_core"), ("lmms-eval", "lmms_eval")):
-        assert f"{file_prefix}-{no_deps[name]}-py3-none-any.whl" in setup
+        assert f"{file_prefix}-{data_wheels[name]}-py3-none-any.whl" in setup
 
 
 def test_the_locked_torch_extensions_are_a_tested_pair():
     pins = locked(LOCKS / "lock.txt")
     assert install_check.TESTED_WITH_TORCH[pins["torch"]] == {e: pins[e] for e in install_check.TORCH_EXTENSIONS}
+
+
+def test_every_file_setup_installs_or_downloads_is_hash_checked():
+    setup = (REPO / "scripts" / "setup.sh").read_text()
+    for lock in sorted(LOCKS.glob("*.txt")):
+        assert locked(lock), f"{lock.name} pins nothing"  # locked() refuses a pin without a hash
+        assert lock.name in setup or lock.name == "lock.txt", f"setup.sh does not read requirements/{lock.name}"
+    assert {p.stem for p in LOCKS.glob("*.in")} | {"lock"} == {p.stem for p in LOCKS.glob("*.txt")}
+    assert setup.count("--require-hashes") == 3  # the installs and fetches through install_locked, the data wheels
