@@ -12,6 +12,8 @@ import pkgutil
 
 from lm_eval_audio.testing.tiny_models.common import BUILDERS, NEEDS
 
+__all__ = ["BUILDERS", "NEEDS", "main"]
+
 # Every family's module, imported once so that each registers its builders (common.builds).
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _module not in ("common", "__main__"):
