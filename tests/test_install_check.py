@@ -114,3 +114,15 @@ def test_the_loaders_own_error_beneath_torchs_is_said(monkeypatch):
     _failing(monkeypatch, "torchaudio", error, {"torch": "2.11.0", "torchaudio": "2.11.1"})
     assert install_check.problem().endswith(
         f"(Could not load this library: /venv/.../libtorchaudio.so: {UNDEFINED_SYMBOL})")
+
+
+def test_setup_also_loads_the_model_wrappers(monkeypatch, capsys):
+    _failing(monkeypatch, "lm_eval_audio.model_wrappers.cascade", ImportError("cannot import name 'WhisperX'"), {})
+    assert install_check.problem() is None  # the start-up check of a run leaves the wrappers to the run
+    with pytest.raises(SystemExit) as stop:
+        install_check.main(["setup"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"setup: error: lm_eval_audio.model_wrappers.cascade does not load with transformers "
+        f"{metadata.version('transformers')} (cannot import name 'WhisperX'): install a transformers release the tests "
+        "ran on (README, 'The lock and the ranges'), or set the project up from its lock: bash scripts/setup.sh\n")

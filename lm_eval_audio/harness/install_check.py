@@ -108,17 +108,34 @@ def versions() -> str:
     return " | ".join(f"{name} {installed(name)}" for name in names if installed(name))
 
 
-def exit_if_broken(program: str) -> None:
-    """Stop ``program`` with :func:`problem`'s line and exit status 2, before anything else runs."""
-    found = problem()
+def exit_if_broken(program: str, deep: bool = False) -> None:
+    """Stop ``program`` with :func:`problem`'s line and exit status 2, before anything else runs. ``deep`` (setup)
+    also loads the plugin's model wrappers, which import transformers' model and processor classes."""
+    found = problem() or (deep and _wrappers_problem())
     if found:
         sys.stderr.write(f"{program}: error: {found}\n")
         raise SystemExit(2)
 
 
+# What a run imports next: a transformers that lacks a class or function they use stops setup here (a run would
+# import them anyway, so the start-up check of lm_eval and lm-eval-audio leaves them to it).
+WRAPPERS = ("lm_eval_audio.model_wrappers.hf_audio", "lm_eval_audio.model_wrappers.cascade",
+            "lm_eval_audio.model_wrappers.openai_audio")
+
+
+def _wrappers_problem() -> str | None:
+    for module in WRAPPERS:
+        try:
+            import_module(module)
+        except Exception as error:
+            return (f"{module} does not load with transformers {installed('transformers')} ({_first_line(error)}): "
+                    f"install a transformers release the tests ran on (README, 'The lock and the ranges'), {FROM_THE_LOCK}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m lm_eval_audio.harness.install_check [PROGRAM]``: PROGRAM names who says the line (setup)."""
-    exit_if_broken(argv[0] if argv else "lm-eval-audio")
+    exit_if_broken(argv[0] if argv else "lm-eval-audio", deep=True)
     print(f"lm-eval-audio ready: {versions()}")
 
 
