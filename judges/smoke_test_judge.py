@@ -62,7 +62,7 @@ def url() -> str:
             log.warning(
                 "no judge endpoint configured: judging with the bundled SmolLM2-135M-Instruct, a SMOKE-TEST judge "
                 "(it checks the pipeline; its scores are not benchmark scores). Set OPENAI_BASE_URL or OPENAI_API_KEY "
-                "for a real judge"
+                "for a real judge, or --metadata '{\"smoke_test_judge\": null}' to run without it"
             )
         return _url
 

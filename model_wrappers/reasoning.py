@@ -36,9 +36,14 @@ THINK = TraceMarkers("<think>", "</think>")
 class Reasoned(str):
     """The answer of a reply that had a reasoning trace: the ``str`` is the answer alone (empty where the trace
     never ended); ``reasoning`` the trace, ``finished`` whether it ended, ``trace_tokens`` its length in tokens
-    where the model wrapper knows it."""
+    where the model wrapper knows it.
 
-    def __new__(cls, answer: str, reasoning: str, finished: bool = True, trace_tokens: int | None = None):
+    Anywhere else it is the ``str`` it holds: called with a string alone (lm-eval's ``process_results`` makes the gold
+    answer ``type(result)(gold)``), it gives that plain ``str``."""
+
+    def __new__(cls, answer: str, reasoning: str | None = None, finished: bool = True, trace_tokens: int | None = None):
+        if reasoning is None:
+            return str(answer)
         obj = super().__new__(cls, answer)
         obj.reasoning, obj.finished, obj.trace_tokens = reasoning, finished, trace_tokens
         return obj
@@ -105,11 +110,20 @@ class Thinking:
                          "if it does)", who, asked)
             return cls(None, None, "")
         if asked is not None:
-            return cls(markers, asked, "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks, which sets it "
-                                       "for hf-audio)")
-        if documented is not None:
-            return cls(markers, documented, "the family's documented thinking budget")
-        return cls(markers, None, "")
+            thinking = cls(markers, asked, "thinking_budget= in --model_args (or --gen_kwargs max_gen_toks, which sets "
+                                           "it for hf-audio)")
+        elif documented is not None:
+            thinking = cls(markers, documented, "the family's documented thinking budget")
+        else:
+            thinking = cls(markers, None, "")
+        log.info("%s: the model thinks before it answers: %s", who, thinking.budget_said())
+        return thinking
+
+    def budget_said(self) -> str:
+        if self.budget is None:
+            return "each reply gets the task's max_gen_toks for trace and answer together (no thinking budget known)"
+        return (f"each reply gets up to {self.budget:,} new tokens for trace and answer together ({self.budget_from}; "
+                "thinking_budget= in --model_args sets it)")
 
     def settings(self, settings):
         """A request's generation settings (``request_parts.GenerationSettings``) with the thinking budget: a
@@ -190,8 +204,8 @@ class Thinking:
 
 def count(notes, task: str, answers: list, thinks: bool = False) -> None:
     """Note, for ``task``, the answers, those with a trace, the traces' length and the unfinished ones (into the
-    results' ``lm_eval_audio_data.reasoning_traces``), and warn of unfinished traces once per task. Answers of a
-    model that does not think are noted only where one had a trace."""
+    results' ``lm_eval_audio_data.reasoning_traces``); :func:`warn_unfinished` says the unfinished ones once the run
+    has answered. Answers of a model that does not think are noted only where one had a trace."""
     traced = [a for a in answers if isinstance(a, Reasoned)]
     if not traced and not thinks:
         return
@@ -209,8 +223,14 @@ def count(notes, task: str, answers: list, thinks: bool = False) -> None:
     entry["mean_trace_chars"] = round(entry["trace_chars"] / entry["traces"], 1) if entry["traces"] else 0.0
     if entry["answers_with_token_count"]:
         entry["mean_trace_tokens"] = round(entry["trace_tokens"] / entry["answers_with_token_count"], 1)
-    if unfinished and notes.first_time(("unfinished_traces", task)):
-        log.warning("%s: %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, scored "
-                    "as the task scores an empty answer (counted as unfinished under "
-                    "lm_eval_audio_data.reasoning_traces); raise thinking_budget= in --model_args (or --gen_kwargs "
-                    "max_gen_toks=N) to let them finish", task, unfinished)
+
+
+def warn_unfinished(notes) -> None:
+    """Once the model has answered every request of the run: for each task, how many of its answers ran out of
+    tokens inside the trace, of how many (the totals :func:`count` noted batch by batch)."""
+    for task, entry in (notes.data_notes.get("reasoning_traces") or {}).items():
+        if entry["unfinished"]:
+            log.warning("%s: %d of %d answer(s) ran out of tokens inside the reasoning trace; they are answered empty, "
+                        "scored as the task scores an empty answer (counted as unfinished under "
+                        "lm_eval_audio_data.reasoning_traces); raise thinking_budget= in --model_args (or --gen_kwargs "
+                        "max_gen_toks=N) to let them finish", task, entry["unfinished"], entry["answers"])

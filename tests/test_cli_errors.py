@@ -115,3 +115,35 @@ def test_ctrl_c_with_use_cache_says_where_the_answers_are_and_that_the_same_comm
 
     assert interrupted_message(RunCommand(model="hf-audio", use_cache="runs/requests")).startswith("the model's answers so far are kept in runs/requests_rank*.db: the same "
                                             "command resumes from them, asking only what was not answered")
+
+
+@pytest.mark.parametrize("where", ["/proc/results", "under_a_file/results", "under_a_file/out/results.json"])
+def test_an_output_path_that_cannot_be_written_stops_the_run_before_the_model_loads(where, tmp_path):
+    (tmp_path / "under_a_file").write_text("a file, not a folder")
+    output_path = where if where.startswith("/") else str(tmp_path / where)
+    # no model at that path: the output path's error comes first, so nothing was loaded
+    line = _one_error_line(run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
+                                    f"pretrained={tmp_path / 'no-model-here'}", "--tasks", "spoken_digits_gen",
+                                    "--output_path", output_path]))
+    assert line.startswith(f"lm_eval: error: --output_path {output_path}: ") and "give a folder you can write to" in line
+    assert ("is a file, not a folder" in line) == ("under_a_file" in where)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["under_a_file"]  # the probe left nothing
+
+
+def test_results_lm_eval_could_not_write_after_the_run_are_saved_elsewhere_and_the_command_fails(tmp_path):
+    """The disk filled or the folder went after the check: lm-eval only warns; the results are kept, and said."""
+    import json
+
+    from lm_eval.loggers import EvaluationTracker
+
+    from lm_eval_audio.harness.run_patches import ResultsNotSaved, RunResults
+
+    (tmp_path / "gone").write_text("a file where the folder was")
+    tracker = EvaluationTracker(output_path=str(tmp_path / "gone" / "results"))
+    tracker.general_config_tracker.model_name_sanitized = "m"
+    results = RunResults({"results": {"t": {"acc,none": 0.5}}, "config": {}}, {}, None)
+    with pytest.raises(ResultsNotSaved, match="could not be written to --output_path .*gone/results") as raised:
+        tracker.save_results_aggregated(results=results, samples={"t": [{"doc_id": 0, "resps": [["a"]]}]})
+    folder = str(raised.value).rsplit("saved in ", 1)[1].split(" instead")[0]
+    assert json.loads(open(f"{folder}/results.json").read())["results"]["t"]["acc,none"] == 0.5
+    assert json.loads(open(f"{folder}/samples_t.jsonl").read())["resps"] == [["a"]]

@@ -89,6 +89,13 @@ READINGS = [
     ("it's", "its", True, False),
     ("two", "2", False, False),
     ("", "no", False, False),
+    # trailing NULs: numpy's <U arrays (accuracy_score's, lmms-eval's) drop them; leading and inner ones stay
+    ("yes\x00", "yes", True, True),
+    ("yes\x00\x00 ", "yes", True, True),  # stripped first, then the NULs go
+    ("yes \x00", "yes", False, False),
+    ("yes\x00.", "yes", True, False),  # lmms-eval's: the punctuation goes, then the NUL it leaves at the end
+    ("\x00yes", "yes", False, False),
+    ("ye\x00s", "yes", False, False),
 ]
 
 

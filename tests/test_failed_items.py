@@ -48,6 +48,28 @@ def test_the_readme_multiple_choice_example_scores_a_failed_item_wrong_at_any_po
     assert "failed_items: 4 item(s) in spoken_qa_mc whose request failed for good were scored wrong" in proc.stdout
 
 
+@pytest.mark.parametrize("model", ["hf-audio", "cascade"])
+def test_a_missing_clip_fails_its_requests_alone_in_generation_and_multiple_choice(model, tiny_qwen2_audio, tmp_path):
+    """A clip the JSONL names and the disk lacks is a failed request, counted, as a corrupt one is, in either
+    request type, with --use_cache too (its key is the clip's content); the other documents are answered."""
+    shutil.copytree(REPO / "examples" / "spoken_qa", tmp_path / "examples" / "spoken_qa")
+    (tmp_path / "examples" / "spoken_qa" / "audio" / "clip_03.wav").unlink()
+    model_args = ["--model_args", f"pretrained={tiny_qwen2_audio},max_new_tokens=4"] if model == "hf-audio" else []
+    proc = run_cli(["lm_eval", "--model", model, *model_args, "--tasks", "spoken_qa,spoken_qa_mc", "--include_path",
+                    "examples/spoken_qa", "--limit", "4", "--batch_size", "4", "--use_cache", "cache/answers",
+                    "--output_path", "out"], cwd=tmp_path,
+                   env_extra={"LM_EVAL_AUDIO_TRANSCRIPT_CACHE": str(tmp_path / "t.sqlite")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = results_json(tmp_path / "out")
+    assert sorted(res["lm_eval_audio_data"]["failed_requests"]) == ["spoken_qa/doc 3", "spoken_qa_mc/doc 3"]
+    reasons = {str(v) for v in res["lm_eval_audio_data"]["failed_requests"].values()}
+    assert any("audio file not found" in r and "clip_03.wav" in r for r in reasons), reasons
+    assert res["n-samples"]["spoken_qa_mc"]["effective"] == 4
+    assert "|spoken_qa|1|" in proc.stdout and "|spoken_qa_mc|1|" in proc.stdout
+    assert "failed_items: 2 item(s) in spoken_qa, spoken_qa_mc whose request failed for good were scored wrong" in \
+        proc.stdout
+
+
 class _Task:
     """What ``wrong_choice_scores`` reads of a task, as lm-eval's ``ConfigurableTask`` has it."""
 

@@ -95,3 +95,28 @@ def test_a_benchmarks_judge_its_endpoint_does_not_serve_stops_the_run_before_the
     assert "the judge of mmau_sample_music, mmau_sample_sound, mmau_sample_speech: the judge endpoint" in proc.stderr
     assert f"does not serve the judge model '{HAIKU}'" in proc.stderr
     assert "LM_EVAL_AUDIO_<BENCHMARK>_JUDGE_MODEL" in proc.stderr and not judge.requests
+
+
+def test_a_benchmark_without_its_judge_beside_a_judged_one_reports_its_judge_free_metrics(tiny_qwen2_audio, tmp_path,
+                                                                                          clean_env):
+    """A judge configured for AIR-Bench alone: OpenAudioBench, in the same run, is warned of at start and reports what
+    the warning says (its judge score null, with the reason), and the run writes its results; nothing stops it
+    after the model has answered."""
+    with ScriptedJudge() as judge:
+        out = tmp_path / "out"
+        proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
+                        f"pretrained={tiny_qwen2_audio},max_new_tokens=4", "--tasks",
+                        "airbench_sample_foundation,openaudiobench_sample", "--output_path", str(out), "--limit", "2"],
+                       env_extra={"LM_EVAL_AUDIO_AIRBENCH_JUDGE_BASE_URL": judge.base_url,
+                                  "LM_EVAL_AUDIO_AIRBENCH_JUDGE_MODEL": "gpt-4-0125-preview",
+                                  "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge.sqlite")})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "openaudiobench_sample_alpaca_eval" in proc.stderr and "report their judge-free metrics only" in proc.stderr
+    results = results_json(out)
+    assert results["lm_eval_audio_judge"]["airbench_sample_foundation"]["judge"]["base_url"] == judge.base_url
+    assert not any(task.startswith("openaudiobench") for task in results["lm_eval_audio_judge"])
+    assert results["results"]["openaudiobench_sample_alpaca_eval"]["judge_score,none"] is None
+    reasons = results["lm_eval_audio_null_reasons"]
+    assert "no judge is configured" in reasons["results.openaudiobench_sample_alpaca_eval.judge_score,none"]
+    assert results["results"]["openaudiobench_sample_alpaca_eval"]["audio_missing,none"] == 0
+    assert judge.requests and all("gpt-4-0125-preview" == r["model"] for r in judge.requests)

@@ -238,26 +238,30 @@ def test_preflight_refuses_an_endpoint_that_does_not_answer(tmp_path):
         check_endpoint(unwritable)
 
 
-def test_the_smoke_test_judge_is_only_for_tasks_that_ask_and_never_mixes(monkeypatch):
-    """The fallback needs the task's own ``smoke_test_judge``; a real task without a judge in
-    the same run is refused before anything is loaded."""
+def test_the_smoke_test_judge_is_only_for_tasks_that_ask_and_each_task_is_judged_by_its_own(monkeypatch):
+    """The fallback needs the task's own ``smoke_test_judge``; a real task without a judge in the same run reports
+    its judge-free metrics (it is not judged by the sample's judge), and one that needs a judge is refused."""
     import types
 
-    from lm_eval_audio.harness.preflight import preflight
+    from lm_eval_audio.harness import preflight as preflight_module
     from lm_eval_audio.judges import smoke_test_judge, task_judge
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    monkeypatch.setattr(smoke_test_judge, "url", lambda: pytest.fail("the smoke-test judge was started"))
-    assert task_judge.for_task({"judge": "required"}) is None
+    started = []
+    monkeypatch.setattr(smoke_test_judge, "url", lambda: started.append("url") or "http://127.0.0.1:9/v1")
+    monkeypatch.setattr(preflight_module, "check_cache", lambda config: started.append(config.smoke_test))
+    assert task_judge.for_task({"judge": "required"}) is None and not started
 
     def task(**metadata):
         return types.SimpleNamespace(config=types.SimpleNamespace(metadata={"version": 1.0, **metadata}))
 
     sample = task(judge="optional", smoke_test_judge="smollm2")
-    with pytest.raises(JudgeConfigError, match="airbench_foundation in the same run would get no judge"):
-        preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(judge="optional")})
+    assert preflight_module.preflight({"airbench_foundation": task(judge="optional")}) == set() and not started
+    judged = preflight_module.preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(
+        judge="optional")})
+    assert judged == {"airbench_sample_foundation"} and started == ["url", True]
     with pytest.raises(JudgeConfigError, match="airbench_chat is scored by an LLM judge and no judge is configured"):
-        preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
+        preflight_module.preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
     with pytest.raises(JudgeConfigError, match="not a bundled judge"):
         task_judge.for_task({"smoke_test_judge": "gpt-2"})

@@ -58,6 +58,10 @@ EDGE_CASES = [
     ("llama_questions", "the score is [correct]", True),  # Kimi-Audio-Evalkit's regex; the Hub script stops
     ("llama_questions", "the score is [CORRECT]", None),
     ("llama_questions", "the score is [Incorrect] ... the score is [Correct]", False),  # the first
+    # a lowercase verdict before a capitalized one: the Hub script's case-sensitive regex reads the capitalized one
+    ("llama_questions", "the score is [correct]. Also the score is [Incorrect]", False),
+    ("llama_questions", "The score is [incorrect], no: the score is [Correct]", True),
+    ("llama_questions", "the score is [Correct]. Also the score is [incorrect]", True),
     ("trivia_qa", '```json\n{"analysis": "Same city.", "judgment": "correct"}\n```', True),
     ("trivia_qa", '```json\n{"analysis": "Same city.", "judgment": "correct"}\n```\n', True),  # stripped first
     ("trivia_qa", "'''json\n{'analysis': 'No.', 'judgment': 'incorrect'}\n'''", False),

@@ -225,7 +225,8 @@ def test_a_thinking_model_through_lm_eval_keeps_its_traces_beside_the_answers(ti
     out = tmp_path / "run"
     proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
                     f"pretrained={tiny_qwen3_omni_thinking},dtype=float32", "--tasks", "spoken_digits_gen",
-                    "--limit", "3", "--gen_kwargs", "max_gen_toks=5", "--log_samples", "--output_path", str(out)])
+                    "--limit", "3", "--gen_kwargs", "max_gen_toks=5", "--batch_size", "2", "--log_samples",
+                    "--output_path", str(out)])
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = results_json(out)
     assert results["lm_eval_audio_model"]["reasoning_trace"]["budget"] == 5
@@ -235,7 +236,30 @@ def test_a_thinking_model_through_lm_eval_keeps_its_traces_beside_the_answers(ti
     samples = [json.loads(line) for path in out.rglob("samples_*.jsonl") for line in path.read_text().splitlines()]
     assert len(samples) == 3 and all(s["resps"] == [[""]] and s["reasoning_finished"] == [False] for s in samples)
     assert all(isinstance(s["reasoning"][0], str) and s["reasoning"][0] for s in samples)
-    assert "ran out of tokens inside the reasoning trace" in proc.stderr
+    # said once, with the task's total (the model answered in batches), and the budget in force said at start
+    said = [line for line in proc.stderr.splitlines() if line.startswith("WARNING [lm_eval.audio]") and "ran out of" in line]
+    assert len(said) == 1, said
+    assert "spoken_digits_gen: 3 of 3 answer(s) ran out of tokens inside the reasoning trace" in proc.stderr
+    assert "the model thinks before it answers: each reply gets up to 5 new tokens" in proc.stderr
+
+
+@pytest.mark.parametrize("task", ["tiny_capitals", "tiny_arc", "tiny_wikitext"])
+def test_a_thinking_model_runs_lm_evals_own_text_tasks_of_every_output_type(tiny_qwen3_omni_thinking, tmp_path, task):
+    """lm-eval's own scoring gets the answer as the str it expects (generate_until makes its gold ``type(result)(gold)``),
+    for each output type: generation, multiple choice and rolling log-likelihood, on text tasks of lm-eval's form."""
+    from conftest import REPO, results_json, run_cli
+
+    out = tmp_path / "run"
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
+                    f"pretrained={tiny_qwen3_omni_thinking},dtype=float32", "--tasks", task, "--limit", "2",
+                    "--gen_kwargs", "max_gen_toks=4", "--include_path", str(REPO / "tests" / "fixtures" / "text_tasks"),
+                    "--output_path", str(out)])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    metrics = results_json(out)["results"][task]
+    expected = {"tiny_capitals": "exact_match,none", "tiny_arc": "acc,none", "tiny_wikitext": "word_perplexity,none"}
+    assert isinstance(metrics[expected[task]], float)
+    if task == "tiny_capitals":  # the trace never closes in 4 tokens: no answer, scored wrong
+        assert metrics["exact_match,none"] == 0.0
 
 
 def test_a_thinking_model_scores_an_option_as_its_answer_after_an_empty_trace(tiny_qwen3_omni_thinking, clips):

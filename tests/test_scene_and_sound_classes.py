@@ -160,6 +160,8 @@ def test_the_results_say_acc_is_not_the_cards_judged_number(module):
     ("A bus.", "Bus", False, True), ("crowded indoor", "CrowdedIndoor", False, False),
     ("CrowdedIndoor", "CrowdedIndoor", True, True), ("omnibus", "Bus", False, True),  # a substring, as written
     ("city_center", "city_center", True, True), ("city center", "city_center", False, False), ("", "Bus", False, False),
+    # accuracy_score's numpy arrays drop trailing NULs (after the strip); a leading one stays
+    ("Bus\x00\x00", "Bus", True, True), ("Bus\x00 ", "Bus", True, True), ("\x00Bus", "Bus", False, True),
 ])
 def test_qwen_audios_exact_match_and_midashenglms_label_search(response, label, qwen_audio, midashenglm):
     """Qwen-Audio's evaluate_scene.py: accuracy_score of stripped answers; MiDashengLM's compute_at_acc.py:

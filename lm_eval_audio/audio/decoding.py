@@ -123,8 +123,8 @@ def _decode(ref: dict) -> tuple[np.ndarray, int]:
                     raise AudioError(f"audio file is empty (0 bytes): {path}")
         except FileNotFoundError:
             raise AudioError(f"audio file not found: {path}") from None
-        except (IsADirectoryError, PermissionError) as e:
-            raise AudioError(f"audio file cannot be read: {path} ({e.strerror})") from None
+        except OSError as e:  # a folder, a path under a file, no permission
+            raise AudioError(f"audio file cannot be read: {path} ({e.strerror or e})") from None
         source_for = lambda: path  # noqa: E731
     import soundfile as sf
 

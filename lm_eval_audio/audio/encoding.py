@@ -51,6 +51,8 @@ def _as_is(ref: dict, fmt: str) -> bytes | None:
                 data = f.read()
         except FileNotFoundError:
             raise AudioError(f"audio file not found: {ref['path']}") from None
+        except OSError as e:  # a folder, a path under a file, no permission
+            raise AudioError(f"audio file cannot be read: {ref['path']} ({e.strerror or e})") from None
     return data if (_is_pcm16_wav if fmt == "wav" else _is_mp3)(data[:36]) else None
 
 

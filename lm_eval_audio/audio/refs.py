@@ -92,15 +92,22 @@ def describe(ref: Any) -> str:
     return ref["path"]
 
 
+# What a file that cannot be read (missing, a folder, no permission) is known by in this process: the wrappers take
+# a clip's digest before they decode it, and only the decoding fails a request (as for a corrupt file) and says why.
+# Unique to the process, so that no cache (the transcripts', --use_cache's) can hold an answer under it.
+_UNREADABLE = f"unreadable:{os.urandom(16).hex()}"
+
+
 def _file_digest(path: str) -> str:
     """The file's sha256, read once per process while it stays the same (``storage.digests``: a clip fetched from
-    the Hub is known by its listing's digest, checked when it was fetched, and read here no more)."""
+    the Hub is known by its listing's digest, checked when it was fetched, and read here no more); for a file that
+    cannot be read, a stand-in no other file shares (the request fails where the clip is decoded)."""
     from lm_eval_audio.storage.digests import sha256_of
 
     try:
         return sha256_of(path)
-    except FileNotFoundError:
-        raise AudioError(f"audio file not found: {path}") from None
+    except OSError:
+        return f"{_UNREADABLE}:{os.path.realpath(path)}"
 
 
 _cell_contents: dict[tuple, bytes] = {}
@@ -114,8 +121,8 @@ def _cell_content(ref: dict) -> bytes:
     table = ref["table"]
     try:
         st = os.stat(table)
-    except FileNotFoundError:
-        raise AudioError(f"audio table not found: {table}") from None
+    except OSError:  # failed where the clip is decoded, as a file that cannot be read is
+        return f"{_UNREADABLE}:{os.path.realpath(table)}:{ref['row']}".encode()
     column = ref.get("column", "context")
     key = (os.path.realpath(table), st.st_size, st.st_mtime_ns, int(ref["row"]), column)
     content = _cell_contents.get(key)

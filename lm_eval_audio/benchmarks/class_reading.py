@@ -33,8 +33,10 @@ _LETTER_FIRST = re.compile(r"^[\s*]*(?:\(([A-Z])\)|([A-Z])[.):])(?:\s|$)")
 
 
 def exact_match(response, label: str) -> bool:
-    """The stripped answer is the label, character for character."""
-    return isinstance(response, str) and response.strip() == label
+    """The stripped answer is the label, character for character, trailing NUL characters dropped from both after the
+    strip, as the references' ``accuracy_score`` drops them (numpy's ``<U`` arrays do; Qwen-Audio's
+    ``evaluate_scene.py:162,214``)."""
+    return isinstance(response, str) and response.strip().rstrip("\x00") == label.rstrip("\x00")
 
 
 def label_in_answer(response, label: str) -> bool:

@@ -48,6 +48,7 @@ class RunCommand:
     use_cache: str | None = None
     predict_only: bool = False
     device: str | None = None  # only where the user named one (lm-eval's own default is cuda:0)
+    output_path: str | None = None
 
     @classmethod
     def of(cls, parsed, device_named: bool = True) -> RunCommand:
@@ -62,7 +63,8 @@ class RunCommand:
                    model_args=model_args, metadata=metadata, include_path=getattr(parsed, "include_path", None),
                    limit=getattr(parsed, "limit", None), use_cache=getattr(parsed, "use_cache", None),
                    predict_only=bool(getattr(parsed, "predict_only", False)),
-                   device=getattr(parsed, "device", None) if device_named else None)
+                   device=getattr(parsed, "device", None) if device_named else None,
+                   output_path=getattr(parsed, "output_path", None) or None)
 
     @property
     def task_metadata(self) -> dict:
@@ -278,12 +280,44 @@ def budget_from_gen_kwargs(config) -> bool:
 
 
 def check_before_the_model_loads(command: RunCommand) -> None:
-    """Everything a run of ours can be told wrong before a weight loads: the device named, the model, the data, the
-    credentials and the judges."""
+    """Everything a run of ours can be told wrong before a weight loads: the output path, the device named, the
+    model, the data, the credentials and the judges."""
     if not command.runs_ours():
         return
+    check_output_path(command.output_path)
     check_data_first(command)
     if command.model in MODELS:  # the wrapper's own checks: its arguments, the device named, the checkpoint
         from lm_eval_audio.model_wrappers.registry import wrapper_class
 
         wrapper_class(command.model).check_before_loading(command.model_args, command.device)
+
+
+def check_output_path(output_path: str | None) -> None:
+    """``--output_path`` can be written, checked before the model loads: lm-eval writes the results there only at the
+    end, and a path it cannot write only earns a warning then, the answers lost. The folder lm-eval will create (a
+    ``.json`` path's parent, else the path itself) is tried in its nearest existing parent; nothing is left there."""
+    import tempfile
+    from pathlib import Path
+
+    if not output_path:
+        return
+    path = Path(output_path).expanduser()
+    folder = path.parent if path.suffix == ".json" else path
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    why = None
+    if not existing.is_dir():
+        why = f"{existing} is a file, not a folder"
+    else:
+        try:
+            tempfile.TemporaryDirectory(dir=existing, prefix=".lm_eval_audio_probe_").cleanup()
+        except OSError as e:
+            why = f"{existing} cannot be written ({e.strerror or e})"
+    if why:
+        raise OutputPathError(f"--output_path {output_path}: {why}; the results would be lost after the run: give a "
+                              "folder you can write to")
+
+
+class OutputPathError(ValueError):
+    """``--output_path`` cannot be written (said before the model loads)."""

@@ -66,8 +66,8 @@ def on_evaluator(module) -> None:
                 return original(lm, task_dict, *args, **kwargs)
             from lm_eval_audio.harness.preflight import preflight
 
-            judged, said = preflight(ours), set()
-            scorings = {name: task.start_scoring(judged, said) for name, task in ours.items()
+            judged, said = preflight(ours), set()  # the tasks that have a judge
+            scorings = {name: task.start_scoring(name in judged, said) for name, task in ours.items()
                         if hasattr(task, "start_scoring")}
             mine = is_ours(lm)
             notes = notes_of(lm)  # None for a model that is not ours
@@ -81,6 +81,8 @@ def on_evaluator(module) -> None:
                 state = run_state.finish()
             if not isinstance(results, dict):  # a rank other than 0
                 return results
+            if notes is not None:
+                reasoning.warn_unfinished(notes)
             # what the judges did and what the data lacked
             fill_stderrs(results.get("results") or {}, {name: s.stderrs for name, s in scorings.items()})
             _record_run(results, state.data_notes, scorings, notes,
@@ -194,7 +196,13 @@ def on_evaluation_tracker(module) -> None:
                 config.model_name = results_folder_name(config.model_name or "", *naming)
                 config.model_name_sanitized = folder_name(config.model_name)
                 results.naming = None
-            original(self, strict_json.strict_results(results, null_reasons_of(results)), samples)
+            ours = isinstance(results, RunResults)
+            if ours:
+                self.date_id = None  # set by lm-eval as it writes: how a write it could not make is told
+            strict = strict_json.strict_results(results, null_reasons_of(results))
+            original(self, strict, samples)
+            if ours and self.output_path and not _written(self):
+                raise ResultsNotSaved(self.output_path, _save_elsewhere(strict, samples))
             scorings = results.scorings if isinstance(results, RunResults) else {}
             judge_logs = {name: s.judge_records for name, s in scorings.items() if s.judge_records}
             submissions = {name: s.submission for name, s in scorings.items() if s.submission is not None}
@@ -217,3 +225,41 @@ def on_evaluation_tracker(module) -> None:
         return save_results_aggregated
 
     wrap(module.EvaluationTracker, "save_results_aggregated", make)
+
+
+def _written(tracker) -> bool:
+    """Whether lm-eval wrote the results file (its warning "Could not save results aggregated" is all it says)."""
+    from pathlib import Path
+
+    date_id = getattr(tracker, "date_id", None)
+    if not date_id:
+        return False
+    path = Path(tracker.output_path)
+    if path.suffix == ".json":
+        return path.with_name(f"{path.stem}_{date_id}.json").is_file()
+    return (path / str(tracker.general_config_tracker.model_name_sanitized) / f"results_{date_id}.json").is_file()
+
+
+def _save_elsewhere(results: dict, samples: dict | None) -> str:
+    """The results (and samples) lm-eval could not write, in a new folder of the system's temporary one."""
+    import tempfile
+
+    from lm_eval.utils import handle_non_serializable
+
+    folder = tempfile.mkdtemp(prefix="lm_eval_results_")
+    with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=2, default=handle_non_serializable, ensure_ascii=False)
+    for task, task_samples in (samples or {}).items():
+        with open(os.path.join(folder, f"samples_{task}.jsonl"), "w", encoding="utf-8") as f:
+            for sample in task_samples:
+                f.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=False) + "\n")
+    return folder
+
+
+class ResultsNotSaved(OSError):
+    """lm-eval could not write the results to ``--output_path`` after the run (the disk filled, the folder went):
+    they are saved elsewhere, and the command fails saying where."""
+
+    def __init__(self, output_path: str, elsewhere: str) -> None:
+        super().__init__(f"the results could not be written to --output_path {output_path} (lm-eval's log says why); "
+                         f"they are saved in {elsewhere} instead")

@@ -24,15 +24,18 @@ _NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 def lmms_eval_match(response, reference: str) -> bool:
     """``exact_match_hf_evaluate(ignore_case=True, ignore_punctuation=True)`` on one pair, the response stripped
-    first as lmms-eval's ``Task.process_results`` strips it (``api/task.py:1588-1590,1675``)."""
+    first as lmms-eval's ``Task.process_results`` strips it (``api/task.py:1588-1590,1675``); trailing NUL characters
+    dropped after the punctuation, as its numpy arrays drop them at every step (``api/metrics.py:201-211``)."""
     if not isinstance(response, str):
         return False
-    return response.strip().lower().translate(_NO_PUNCTUATION) == reference.lower().translate(_NO_PUNCTUATION)
+    return (response.strip().lower().translate(_NO_PUNCTUATION).rstrip("\x00")
+            == reference.lower().translate(_NO_PUNCTUATION).rstrip("\x00"))
 
 
 def qwen_audio_match(response, reference: str) -> bool:
-    """``accuracy_score`` on one pair, the response stripped as ``evaluate_aqa.py:162`` decodes it."""
-    return isinstance(response, str) and response.strip() == reference
+    """``accuracy_score`` on one pair, the response stripped as ``evaluate_aqa.py:162`` decodes it; trailing NUL
+    characters dropped from both, as ``accuracy_score``'s numpy arrays drop them."""
+    return isinstance(response, str) and response.strip().rstrip("\x00") == reference.rstrip("\x00")
 
 
 def process_results(doc: dict, results: list) -> dict:

@@ -18,7 +18,8 @@ and web_qst.py:38-52, their ``get_eval_score``; llama_qst.py:62-70 and reasoning
 * AlpacaEval: the first ``[[n]]``; n out of 1-10 stops the Hub script (an assert), here it is unread;
 * Reasoning QA: the last ``[d]``, d from 0 to 5 (a reply without one is -1 in the Hub script);
 * Llama Questions: the first "the score is [Correct]" / "[Incorrect]" (T or t); the Hub script stops on a reply
-  without one; "[correct]"/"[incorrect]" are read here too (Kimi-Audio-Evalkit's regex, ds_refqa.py:348-349);
+  without one; there, and only there, "[correct]"/"[incorrect]" are read here (Kimi-Audio-Evalkit's regex,
+  ds_refqa.py:348-349): a reply with both reads its capitalized verdict, as the Hub script does;
 * TriviaQA, Web Questions: the reply stripped (ai_judge.py:23), then ``reply[7:-3]`` (what a "```json ... ```"
   fence leaves), else the whole reply, read as a dict with an ``analysis`` and a ``judgment`` that is exactly
   "correct" or "incorrect"; anything else is unread (the Hub scripts' ``{"judgment": ""}``, never correct).
@@ -215,8 +216,11 @@ def read_grade(reply: str) -> int | None:
 
 
 def read_score_line(reply: str) -> bool | None:
-    """Llama Questions: the first "the score is [Correct|Incorrect]" (either case of its first letters)."""
-    found = re.findall(r"[Tt]he score is \[(Correct|Incorrect|correct|incorrect)\]", reply or "")
+    """Llama Questions: the first "the score is [Correct|Incorrect]" (T or t), as the Hub script reads it
+    (llama_qst.py:64, case-sensitive: a lowercase verdict before a capitalized one is passed over); only where the
+    reply has none, where the Hub script stops, the first "[correct]"/"[incorrect]" (Kimi-Audio-Evalkit's regex)."""
+    found = (re.findall(r"[Tt]he score is \[(Correct|Incorrect)\]", reply or "")
+             or re.findall(r"[Tt]he score is \[(correct|incorrect)\]", reply or ""))
     return found[0].lower() == "correct" if found else None
 
 
