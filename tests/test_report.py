@@ -173,6 +173,24 @@ def test_a_folder_reports_a_model_from_its_runs_and_pairs_documents_by_uniq_id(t
     assert paired["n"] == 1 and paired["difference"] == 0.0  # uniq_id 1: right in both
 
 
+def test_a_run_without_its_samples_in_the_folder_is_skipped_with_a_note(tmp_path):
+    """``report results`` over a folder where one model's run was made without --log_samples: the others are
+    reported, and the skipped run is named with how to include it."""
+    write_run(tmp_path / "results" / "model-a", "model-a", {"airbench_chat_x": [({"task_name": "music_QA"},
+                                                                                {"score": 6.0})]},
+              {"airbench_chat_x": {"score,none": 6.0}})
+    bare = tmp_path / "results" / "model-b"
+    bare.mkdir(parents=True)
+    (bare / f"results_{DATE}.json").write_text(json.dumps({"results": {"airbench_chat_x": {"score,none": 5.0}},
+                                                           "model_name": "model-b"}))
+    out = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(tmp_path / "results"), "--output", str(out)])
+    assert proc.returncode == 0, proc.stderr
+    assert f"report: skipped {bare / f'results_{DATE}.json'}: no samples_<task>_{DATE}.jsonl beside it" in proc.stderr
+    assert "--log_samples to include it" in proc.stderr
+    assert json.loads((out / "report.json").read_text())["models"] == ["model-a"]
+
+
 def test_intervals_and_the_paired_test_behave_as_statistics_should():
     rng = np.random.default_rng(1)
     coin = rng.integers(0, 2, 400).astype(float)

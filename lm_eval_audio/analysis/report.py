@@ -407,6 +407,25 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
     return report
 
 
+def with_samples(model_runs: list[list[Run]]) -> list[list[Run]]:
+    """The runs that logged their samples: one without (run without ``--log_samples``) is skipped with a note; none
+    with is an error."""
+    kept, skipped = [], []
+    for runs in model_runs:
+        logged = [run for run in runs if any(run.samples(t) for t in run.tasks())]
+        skipped += [run for run in runs if run not in logged]
+        if logged:
+            kept.append(logged)
+    for run in skipped:
+        sys.stderr.write(f"report: skipped {run.path}: no samples_<task>_{run.date_id}.jsonl beside it (the report "
+                         "reads the per-document logs: run lm_eval with --log_samples to include it)\n")
+    if not kept:
+        raise ResultsError(f"{', '.join(str(r.path) for r in skipped)}: no samples_<task>_<date>.jsonl beside "
+                           f"{'it' if len(skipped) == 1 else 'them'}; the report needs the per-document logs: run "
+                           "lm_eval with --log_samples")
+    return kept
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(
         prog="lm-eval-audio report",
@@ -421,10 +440,7 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     try:
         model_runs, conditions = apart_from_conditions(find(args.results))
-        for run in (run for runs in model_runs for run in runs):
-            if not any(run.samples(t) for t in run.tasks()):
-                raise ResultsError(f"{run.path}: no samples_<task>_{run.date_id}.jsonl beside it; the report needs "
-                                   "the per-document logs: run lm_eval with --log_samples")
+        model_runs = with_samples(model_runs)
         report = build(model_runs, args.metric.split(",") if args.metric else None, bool(args.metric), conditions)
     except ResultsError as e:
         sys.exit(f"report: {e}")

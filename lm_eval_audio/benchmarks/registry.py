@@ -48,6 +48,9 @@ class Benchmark:
     # Said under lm-eval's printed table when a task of the benchmark is in it: which average its rows are, where
     # the paper's headline is another
     table_note: str = ""
+    # (task, {metric: value} of its row) -> lines said under the printed table beside the row: what its numbers are
+    # where they could be misread (a fallback reading, a reference's rule that scores a kind of answer 0)
+    row_notes: Callable[[str, dict], list[str]] | None = None
     # The --metadata that makes its tasks give the model the text said in each clip in place of the clip, where the
     # benchmark publishes that text (e.g. {"<benchmark>_modality": "text"}); diagnose runs them so once more.
     text_instead_of_audio: dict = field(default_factory=dict)

@@ -1,13 +1,23 @@
-"""The table lm-eval prints (``lm_eval.utils.make_table``), with what each number is said where it stands: counts
-apart, as integers; rates without an arrow; the scale of a number not read as a fraction of 1; the smoke-test
-judge's numbers marked; under the table, why each NaN is one. Only the printed copy changes: the results JSON keeps
-every number where it was."""
+"""The table lm-eval prints (``lm_eval.utils.make_table``), with what each number is said where it stands: each row
+named by its task's whole name, a synthetic sample's marked; counts apart, as integers; rates without an arrow; every
+number's scale; the smoke-test judge's numbers marked; under the table, why each NaN is one and what a row's numbers
+are where they could be misread. Only the printed copy changes: the results JSON keeps every number where it was."""
 
 from __future__ import annotations
 
+import re
+
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.wrapping import wrap
-from lm_eval_audio.metrics.scales import scale_of, with_scale
+from lm_eval_audio.metrics.scales import FRACTION_OF_ONE, scale_of, with_scale
+
+_SAMPLE = re.compile(r"(^|_)sample(_|$)")
+
+
+def row_label(task: str) -> str:
+    """A row of ours as the printed table names it: the task's whole name, which names its benchmark (its YAML's
+    alias may not: MMAU's "sound"), marked where its data is a bundled synthetic sample (``*_sample``)."""
+    return f"{task} (synthetic sample)" if _SAMPLE.search(task) else task
 
 
 def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
@@ -34,6 +44,7 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                 counts[str(metrics.get("alias", task)).strip(" -")] = {"failed_items": len(failed[task])}
             continue
         metrics = dict(metrics)
+        metrics["alias"] = row_label(task)  # a task's own alias ("sound") names no benchmark
         counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
         for key, value in list(metrics.items()):
             name = key.partition(",")[0]
@@ -43,16 +54,17 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                     counted[name] = int(value)
             elif task in smoke_judged and _judge_derived(name, judge_metrics) and isinstance(value, (int, float)):
                 # where the number is, as PARTIAL is: the bundled 135M judge checks the pipeline, not the answers
-                scale = scale_of(name, metric_scales)
-                shown = "NaN" if value != value else with_scale(value, scale) if scale else f"{value:.4f}"
-                metrics[key] = f"{shown} (smoke-test judge)"
+                scale = scale_of(name, metric_scales) or FRACTION_OF_ONE
+                metrics[key] = ("NaN (smoke-test judge)" if value != value
+                                else with_scale(value, scale).removesuffix(")") + "; smoke-test judge)")
             elif isinstance(value, float) and value != value and not name.endswith("_stderr"):
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers (a stderr it formats itself)
-            elif scale_of(name, metric_scales) and isinstance(value, (int, float)) and not isinstance(value, bool):
-                metrics[key] = with_scale(value, scale_of(name, metric_scales))
             elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
                 metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
                 arrows.setdefault(task, {})[name] = None
+            elif "," in key and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and not name.endswith("_stderr"):  # a metric (lm-eval's "<metric>,<filter>"), not sample_len
+                metrics[key] = with_scale(value, scale_of(name, metric_scales) or FRACTION_OF_ONE)
         view[task] = metrics
         if counted:
             counts[str(metrics.get("alias", task)).strip(" -")] = counted
@@ -85,6 +97,24 @@ def nan_reasons(result_dict: dict, column: str) -> str:
     if not lines:
         return ""
     return "NaN in the table above, why:\n" + "\n".join(lines) + "\n"
+
+
+def row_notes(result_dict: dict, column: str) -> str:
+    """Under the table, what a row's numbers are where they could be misread (each benchmark's ``row_notes``: a
+    reading that scores an unread answer by a fallback, a score that is 0 by its reference's rule), a line each."""
+    from lm_eval_audio.benchmarks import registry
+
+    ours, lines = our_task_names(), []
+    for task, metrics in (result_dict.get(column) or {}).items():
+        benchmark = registry.of_task(task) if task in ours and isinstance(metrics, dict) else None
+        if benchmark is None or benchmark.row_notes is None:
+            continue
+        values = {}
+        for key, value in metrics.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value:
+                values.setdefault(key.partition(",")[0], value)
+        lines += [f"  {row_label(task)}: {note}" for note in benchmark.row_notes(task, values)]
+    return "What the rows above are:\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def smoke_judged_rows(result_dict: dict) -> set[str]:
@@ -132,7 +162,8 @@ def on_utils(module) -> None:
     def make(original):
         def make_table(result_dict, column: str = "results", *args, **kwargs):
             view, counts = table_view(result_dict, column)
-            table = original(view, column, *args, **kwargs) + nan_reasons(result_dict, column)
+            table = (original(view, column, *args, **kwargs) + nan_reasons(result_dict, column)
+                     + row_notes(result_dict, column))
             if counts:
                 table += "\n" + counts_table(counts)
             return table + table_notes(result_dict, column) if column == "results" else table

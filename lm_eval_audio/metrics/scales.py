@@ -6,8 +6,11 @@ from __future__ import annotations
 
 # An error rate is kept as lm-eval and the official scorers compute it, a fraction; model cards print it x100 as %.
 FRACTION = "fraction"
-# The shared metrics' scales (a benchmark declares its own in its ``Benchmark.scales``).
-SHARED_SCALES = {"wer": FRACTION, "cer": FRACTION, "bleu": "0-100"}
+# What a metric of ours is on where nothing declares another scale: accuracies, rates, mAP, METEOR, SPICE.
+FRACTION_OF_ONE = "0-1"
+# The shared metrics' scales (a benchmark declares its own in its ``Benchmark.scales``). CIDEr-D is x10 as
+# coco-caption computes it (its maximum 10); SPIDEr the mean of CIDEr-D and SPICE.
+SHARED_SCALES = {"wer": FRACTION, "cer": FRACTION, "bleu": "0-100", "cider_d": "0-10", "spider": "0-5.5"}
 
 
 def scale_of(metric: str, scales: dict[str, str]) -> str | None:
