@@ -92,8 +92,18 @@ class Engine:
         return text, finish, ids.shape[1], len(out)
 
 
+# Said to a client that sends a clip (openai-audio pointed at this server): it serves a text model.
+NO_AUDIO = ("this is lm-eval-audio serve-judge, a text-only server: it takes no audio (a {part!r} content part came). "
+            "Point openai-audio at a server of an audio model (docs/SERVING.md), or pass audio=none in --model_args to "
+            "run the served path end to end offline with the clips left out")
+
+
 def _message(m) -> dict:
     content = m.get("content") if isinstance(m, dict) else None
+    if isinstance(content, list):
+        part = next((p.get("type") for p in content if isinstance(p, dict) and p.get("type") != "text"), None)
+        if part in ("input_audio", "audio_url"):
+            raise BadRequest(NO_AUDIO.format(part=part))
     if isinstance(content, list) and all(isinstance(p, dict) and p.get("type") == "text" for p in content):
         content = "".join(str(p.get("text", "")) for p in content)
     if not isinstance(content, str) or not isinstance(m.get("role"), str):

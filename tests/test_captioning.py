@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import stand_in_hub
+from conftest import REPO, stand_in_hub
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.speech_sets import SpeechDataError
@@ -86,6 +86,22 @@ def test_a_line_break_inside_an_answer_does_not_shift_the_other_answers():
     shifted, gts = captioning._tokenized(candidates, references)
     plain, _ = captioning._tokenized(["a man is speaking"] * len(separators) + ["rain falls"], references)
     assert shifted == plain and shifted[len(separators)] == ["rain falls"] and len(gts) == len(references)
+
+
+@needs_java
+def test_the_effect_a_line_break_has_in_coco_captions_own_reading_on_the_clotho_sample(monkeypatch):
+    """The figure the captioning READMEs give: one "\\r" in the first of the sample's three answers (each clip's
+    first caption, scored against its other four) takes coco-caption's CIDEr-D from 1.449 to 0.007; here 1.449."""
+    import glob
+    import re
+
+    rows = pq.read_table(glob.glob(str(REPO / "tasks/clotho_caption/sample_data/data/*.parquet"))[0]).to_pylist()
+    answers, references = [r["raw_text"][0] for r in rows], [list(r["raw_text"][1:]) for r in rows]
+    broken = [answers[0].replace(" ", "\r", 1), *answers[1:]]
+    clean = captioning.corpus_scores(answers, references)["cider_d"]
+    assert captioning.corpus_scores(broken, references)["cider_d"] == pytest.approx(clean) == pytest.approx(1.449, abs=1e-3)
+    monkeypatch.setattr(captioning, "_LINE_BREAKS", re.compile("(?!)"))  # coco-caption's wrapper: "\\n" alone
+    assert captioning.corpus_scores(broken, references)["cider_d"] == pytest.approx(0.007, abs=1e-3)
 
 
 def test_a_mismatched_or_empty_reference_list_is_an_error():

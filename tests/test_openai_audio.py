@@ -301,3 +301,31 @@ def test_a_thinking_servers_trace_stays_out_of_the_answer(wav_file):
     assert all("stop" not in body and body["max_tokens"] == 64 for body in server.requests)
     assert lm.notes.data_notes["reasoning_traces"]["t"]["unfinished"] == 1
     assert lm.run_record["reasoning_trace"]["budget_from"].startswith("thinking_budget= in --model_args")
+
+
+def test_the_bundled_text_only_judge_server_says_it_takes_no_audio_and_audio_none_runs_through_it(tmp_path):
+    """openai-audio pointed at ``lm-eval-audio serve-judge`` (SmolLM2, text only): every request's refusal says why
+    and what to do, and with audio=none the served path runs end to end offline."""
+    import threading
+
+    from lm_eval_audio.judges import local_server
+    from lm_eval_audio.storage import bundled_models
+
+    with pytest.raises(local_server.BadRequest, match="a text-only server: it takes no audio .*audio=none"):
+        local_server.parse_request(json.dumps({"messages": [{"role": "user", "content": [
+            {"type": "text", "text": "q"}, {"type": "input_audio", "input_audio": {"data": "", "format": "wav"}}]}]})
+            .encode(), 8)
+    server, url, engine = local_server.start(bundled_models.SMOLLM2, port=0, max_new_tokens=4, served_name="smollm2")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = ["lm_eval", "--model", "openai-audio", "--tasks", "spoken_digits_gen", "--limit", "2"]
+        refused = run_cli([*base, "--model_args", f"model=smollm2,base_url={url}"])
+        assert refused.returncode == 2, refused.stderr[-3000:]
+        assert "HTTP 400" in refused.stderr and "a text-only server: it takes no audio" in refused.stderr
+        ran = run_cli([*base, "--model_args", f"model=smollm2,base_url={url},audio=none",
+                       "--output_path", str(tmp_path / "out")])
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        assert results_json(tmp_path / "out")["lm_eval_audio_condition"] == "none"
+    finally:
+        server.shutdown()
+        local_server.stop(server, engine)

@@ -12,7 +12,7 @@ AudioCaps' usual evaluation (one answer a clip against its five captions, as DCA
 CIDEr-D, METEOR and SPICE come out different (fewer references, a different IDF). The README says so.
 
 The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6
-registry/prompt/caption.yaml:9). MiDashengLM's card used its own (xiaomi-research/dasheng-lm@2e3f2b0
+registry/prompt/caption.yaml:10). MiDashengLM's card used its own (xiaomi-research/dasheng-lm@2e3f2b0
 evaluate/prompt.csv:19); Qwen-Audio's base model is asked with task tags, no text
 (QwenLM/Qwen-Audio@0b0e882 eval_audio/evaluate_caption.py:143).
 
@@ -39,7 +39,7 @@ SPEC = DataSpec(
     holds="data/test-*.parquet (columns audio, caption: one caption a row)", sample=Path(__file__).resolve().parent / "sample_data",
     error=speech_sets.SpeechDataError)
 REFERENCES = "caption"
-PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9
+PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:10
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:

@@ -11,7 +11,7 @@ code index holds, its repository not named there: ``f.rfilename.startswith("data
 not found.
 
 The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6
-registry/prompt/caption.yaml:9). MiDashengLM's card used its own (xiaomi-research/dasheng-lm@2e3f2b0
+registry/prompt/caption.yaml:10). MiDashengLM's card used its own (xiaomi-research/dasheng-lm@2e3f2b0
 evaluate/prompt.csv:20); Qwen-Audio's base model is asked with task tags, ``<|caption_clotho|>``, no text
 (QwenLM/Qwen-Audio@0b0e882 eval_audio/evaluate_caption.py:143).
 
@@ -42,7 +42,7 @@ SPEC = DataSpec(
     holds="data/test-*.parquet (columns audio, raw_text)", sample=Path(__file__).resolve().parent / "sample_data",
     error=speech_sets.SpeechDataError)
 REFERENCES = "raw_text"
-PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9
+PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:10
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:

@@ -1,7 +1,7 @@
 """GTZAN as UltraEval-Audio evaluates it, the only published GTZAN evaluation found: the Hub copy
 ``TwinkStart/GTZAN``, split ``test``, its reference column ``label`` (OpenBMB/UltraEval-Audio@9b69da6
-registry/dataset/GTZAN.yaml:1-7), read with ``datasets.load_dataset(name, split="test")``
-(audio_evals/dataset/huggingface.py:38-50).
+registry/dataset/GTZAN.yaml:1-7), read with ``datasets.load_dataset(path=name, split="test", trust_remote_code=True)``
+(audio_evals/dataset/huggingface.py:38-50, the function ``load_audio_hf_dataset``).
 
 Confirmed (from UltraEval-Audio's code): the repository id, the split, the column name. Assumed (the Hub is not
 reachable here and neither the copy's card nor its file list was found in any index): the files, taken to be

@@ -12,7 +12,7 @@ MusicCaps (google/MusicCaps ``musiccaps-public.csv``, Agostinelli et al., 2023, 
 each, 2,858 of them ``is_audioset_eval`` (google/MusicCaps has the captions and YouTube ids, no audio).
 
 The instruction: UltraEval-Audio's caption prompt ``describe the audio:`` (OpenBMB/UltraEval-Audio@9b69da6
-registry/prompt/caption.yaml:9). MiDashengLM's card used its own, ``Caption this music track``
+registry/prompt/caption.yaml:10). MiDashengLM's card used its own, ``Caption this music track``
 (xiaomi-research/dasheng-lm@2e3f2b0 evaluate/prompt.csv:18).
 
 Scoring: CIDEr-D, SPICE, SPIDEr and METEOR 1.5 (``meteor_dcase``) over the whole set, each clip against its one
@@ -37,7 +37,7 @@ SPEC = DataSpec(
            "CLAPv2/MusicCaps is read as split train with a caption column (tasks/musiccaps/README.md)"), sample=Path(__file__).resolve().parent / "sample_data",
     error=speech_sets.SpeechDataError)
 REFERENCES = "raw_text"
-PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:9
+PROMPT = "describe the audio:"  # OpenBMB/UltraEval-Audio@9b69da6 registry/prompt/caption.yaml:10
 
 
 def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
