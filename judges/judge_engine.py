@@ -180,7 +180,10 @@ class JudgeEngine:
                     if reply:  # an empty reply (filtered, cut off) is worth asking again next run
                         self.cache.put(key, cfg.model, reply)
             outcome.replies.append(reply)
-            parsed = (request.parse or parse)(reply)
+            try:
+                parsed = (request.parse or parse)(reply)
+            except (ValueError, OverflowError):  # a reply no reading expects (a 5,000-digit rating): unparsable
+                parsed = None
             if parsed is not None:
                 outcome.parsed = parsed
                 return outcome

@@ -104,6 +104,20 @@ def test_the_effect_a_line_break_has_in_coco_captions_own_reading_on_the_clotho_
     assert captioning.corpus_scores(broken, references)["cider_d"] == pytest.approx(0.007, abs=1e-3)
 
 
+def test_a_scorer_that_fails_on_the_machine_is_a_nan_with_its_reason(monkeypatch):
+    """coco-caption writes into its package folder and SPICE asks Java for 8 GB: their failure after the answers is a
+    NaN with why, never an error that loses the run."""
+    from lm_eval_audio.metrics.task_scoring import TaskScoring
+
+    def read_only(items):
+        raise PermissionError(13, "Permission denied", "/usr/lib/python3/site-packages/pycocoevalcap/tokenizer/tmp")
+
+    monkeypatch.setattr(captioning, "scores", read_only)
+    task = TaskScoring("clotho_caption_test")
+    assert math.isnan(captioning.aggregate("cider_d", [captioning.item(0, "rain", ["rain falls"])], task))
+    assert task.null_reasons["cider_d"].startswith("coco-caption's scorer failed: [Errno 13] Permission denied")
+
+
 def test_a_mismatched_or_empty_reference_list_is_an_error():
     with pytest.raises(ValueError, match="2 candidates for 1"):
         captioning.corpus_scores(["a", "b"], [["a"]])

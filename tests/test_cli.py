@@ -75,7 +75,7 @@ def test_readme_main_job_runs_as_written(tmp_path):
     _ok(proc)
     assert "|airbench_sample" in proc.stdout or "airbench_sample_foundation" in proc.stdout  # the table
     assert "SMOKE-TEST judge" in proc.stderr
-    assert re.search(r"\|gpt_align *\|[^|]*\|\d\.\d{4} \(smoke-test judge\)", proc.stdout), proc.stdout  # in its row
+    assert re.search(r"\|gpt_align *\|[^|]*\|\d\.\d{4} \(0-1; smoke-test judge\)", proc.stdout), proc.stdout  # in its row
     folder = tmp_path / "results" / "cascade__whisper-tiny.en__SmolLM2-135M-Instruct"
     res = results_json(folder)
     assert res["config"]["model"] == "cascade"

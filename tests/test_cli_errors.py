@@ -3,6 +3,8 @@ traceback, saying what to do instead (issue 19)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from conftest import run_cli
@@ -141,9 +143,27 @@ def test_results_lm_eval_could_not_write_after_the_run_are_saved_elsewhere_and_t
     (tmp_path / "gone").write_text("a file where the folder was")
     tracker = EvaluationTracker(output_path=str(tmp_path / "gone" / "results"))
     tracker.general_config_tracker.model_name_sanitized = "m"
-    results = RunResults({"results": {"t": {"acc,none": 0.5}}, "config": {}}, {}, None)
+    from lm_eval_audio.metrics.task_scoring import TaskScoring
+
+    scoring = TaskScoring("t")
+    scoring.judge_records.append({"doc_id": 0, "reply": "A"})
+    results = RunResults({"results": {"t": {"acc,none": 0.5}}, "config": {}}, {"t": scoring}, None)
     with pytest.raises(ResultsNotSaved, match="could not be written to --output_path .*gone/results") as raised:
         tracker.save_results_aggregated(results=results, samples={"t": [{"doc_id": 0, "resps": [["a"]]}]})
     folder = str(raised.value).rsplit("saved in ", 1)[1].split(" instead")[0]
     assert json.loads(open(f"{folder}/results.json").read())["results"]["t"]["acc,none"] == 0.5
     assert json.loads(open(f"{folder}/samples_t.jsonl").read())["resps"] == [["a"]]
+    (log,) = [name for name in os.listdir(folder) if name.startswith("judge_log_t_")]  # the judge's log beside them
+    assert json.loads(open(f"{folder}/{log}").read())["reply"] == "A"
+
+
+def test_a_judge_log_that_cannot_be_written_beside_the_results_is_written_elsewhere_and_said(tmp_path, caplog):
+    import json
+
+    from lm_eval_audio.harness.run_patches import _write_beside
+
+    (tmp_path / "blocked").write_text("a file where the folder should be")
+    _write_beside(str(tmp_path / "blocked" / "model"), ({"t": [{"doc_id": 0, "reply": "A"}]}, {}), "2026")
+    (said,) = [r.message for r in caplog.records if "could not be written" in r.message]
+    path = said.rsplit("written to ", 1)[1].removesuffix(" instead")
+    assert said.startswith("judge log of t could not be written to ") and json.loads(open(path).read())["reply"] == "A"

@@ -116,7 +116,7 @@ def test_a_hostile_snapshot_runs_to_the_end_with_every_problem_counted(tiny_qwen
     assert metrics["audio_missing,none"] == 1
     # the printed counts are items, in a table of their own: 5 failed requests are 5 items, the empty file 1
     assert "|Task|audio_missing|failed_items|" in proc.stdout
-    assert "|Speaker_Gender_Recognition|1|5|" in proc.stdout, proc.stdout
+    assert "|airbench_foundation_speaker_gender_recognition|1|5|" in proc.stdout, proc.stdout
     rows = [line for line in proc.stdout.splitlines() if line.startswith("|")]
     assert any(re.search(r"\|exact_match_rule_parsed *\| +\|0\.\d{4} \(parse rate\)", r) for r in rows), proc.stdout
     scores = proc.stdout.split("Counts per task")[0]

@@ -197,6 +197,30 @@ def test_a_failing_endpoint_trips_the_breaker_instead_of_retrying_every_item(tmp
     assert outcomes[-1].error.startswith("not sent: the endpoint failed 10 requests in a row")
 
 
+def test_a_cache_file_that_fails_mid_run_is_said_once_and_the_verdicts_still_come(tmp_path, caplog):
+    """A full disk or a network file system's lock after the cache opened: the judging goes on, its replies kept in
+    memory for the rest of the process, never an error after the model has answered."""
+    with ScriptedJudge(reply=lambda p: "A") as judge:
+        engine = JudgeEngine(_config(judge, tmp_path))
+        engine.cache._db.close()  # what a failing file looks like to sqlite: every statement raises
+        outcomes, stats = engine.run(_requests(3), _letter)
+        again, _ = engine.run(_requests(3), _letter)
+    assert [o.parsed for o in outcomes] == ["A"] * 3 and stats.calls == 3
+    assert [o.parsed for o in again] == ["A"] * 3 and len(judge.requests) == 3  # from memory, not asked again
+    said = [r.message for r in caplog.records if "going on without it" in r.message]
+    assert len(said) == 1 and "judge cache" in said[0], said
+
+
+def test_a_reply_that_breaks_its_reading_is_an_unparsable_reply(tmp_path):
+    """OpenAudioBench's rating read with int(): a rating of 5,000 digits raises in Python; it is an unread reply."""
+    from lm_eval_audio.tasks.openaudiobench import judges as openaudiobench_judges
+
+    with ScriptedJudge(reply=lambda p: "Rating: [[" + "9" * 5000 + "]]") as judge:
+        (outcome,), _ = JudgeEngine(_config(judge, tmp_path)).run(_requests(1), openaudiobench_judges.READERS[
+            "alpaca_eval"])
+    assert outcome.parsed is None and outcome.error.startswith("unparsable judge reply")
+
+
 def test_reask_is_a_follow_up_and_empty_replies_are_not_cached(tmp_path):
     def reply(prompt):
         return "A" if prompt == "answer with one letter" else ""

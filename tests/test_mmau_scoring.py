@@ -354,6 +354,15 @@ def test_mmau_pro_scores_per_question_kind(tmp_path, monkeypatch):
     assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], music))
     assert "cannot be loaded here" in music.data_notes["unscored_metrics"]["mmau_pro_music/official_acc"]
 
+    def fails(texts):
+        raise RuntimeError("CUDA out of memory")
+
+    monkeypatch.setattr(embedding_match, "load_encoder", lambda name, device, local: fails)
+    speech = task_scoring("mmau_pro_speech", judged=True)  # the answers are in: NaN with why, not an error
+    assert math.isnan(scoring.closed_official_acc([r["official_acc"] for r in results], speech))
+    assert "the embedding match failed: RuntimeError: CUDA out of memory" in \
+        speech.data_notes["unscored_metrics"]["mmau_pro_speech/official_acc"]
+
     opened = [{"doc_id": i, "uniq_id": f"o{i}", "question": f"Open{i}?", "answer": "ref", "audio_problem": p}
               for i, p in enumerate(["", "", "", "missing audio file: y"])]
     replies = {"Open0?": "CORRECTNESS: 5\nRELEVANCE: 5\nCOMPLETENESS: 4\nCLARITY: 4\nOVERALL: 4.5",

@@ -48,6 +48,9 @@ class Benchmark:
     # Said under lm-eval's printed table when a task of the benchmark is in it: which average its rows are, where
     # the paper's headline is another
     table_note: str = ""
+    # Called before the model loads with --metadata where a task of the benchmark has a judge in the run: raises
+    # where the judge needs something besides its endpoint that is not there (Big Bench Audio's recognizer)
+    check_judge: Callable[[dict], None] | None = None
     # (task, {metric: value} of its row) -> lines said under the printed table beside the row: what its numbers are
     # where they could be misread (a fallback reading, a reference's rule that scores a kind of answer 0)
     row_notes: Callable[[str, dict], list[str]] | None = None

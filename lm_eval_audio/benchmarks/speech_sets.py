@@ -103,6 +103,7 @@ def asked(notes: DataNotes, label: str, metadata: dict, default: str, scoring: s
     instruction = prompt(metadata, default)
     notes.note("prompts", label, instruction)
     if scoring:
+        speech_to_text.check_ready(scoring)
         notes.note("scoring_rules", label, speech_to_text.describe(scoring))
     return instruction
 

@@ -174,9 +174,16 @@ def check_data_first(command: RunCommand) -> None:
         from lm_eval_audio.benchmarks import author_prompts
 
         author_prompts.check(metadata)
+    configs = registry.task_configs([n for names in ours.values() for n in names], command.include_path or ())
+    check_submissions(command, [t for t, c in configs.items() if (c.get("metadata") or {}).get("submission_file")])
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
+    if ours:  # what their metrics need installed (WordNet, punkt_tab)
+        from lm_eval_audio.metrics import installed_data
+
+        installed_data.check({task: {m.get("metric") for m in config.get("metric_list") or [] if isinstance(m, dict)}
+                              for task, config in configs.items()})
     if ours and not command.predict_only:  # predictions only: no judge is asked
         from lm_eval_audio.harness.preflight import check_judges_first
 
@@ -290,6 +297,22 @@ def check_before_the_model_loads(command: RunCommand) -> None:
         from lm_eval_audio.model_wrappers.registry import wrapper_class
 
         wrapper_class(command.model).check_before_loading(command.model_args, command.device)
+
+
+def check_submissions(command: RunCommand, tasks: list[str]) -> None:
+    """A task whose output is a predictions file for its benchmark's own server (a test set whose answers are
+    withheld: ``submission_file: true`` in its metadata) needs ``--output_path``, where the file is written, and its
+    aggregation, which ``--predict_only`` replaces."""
+    if not tasks:
+        return
+    named = ", ".join(sorted(tasks))
+    if not command.output_path:
+        raise OutputPathError(f"{named} write(s) the predictions for the benchmark's own evaluation server beside the "
+                              "results, and there is no --output_path: give --output_path FOLDER")
+    if command.predict_only:
+        raise OutputPathError(f"{named} write(s) the predictions for the benchmark's own evaluation server, which "
+                              "--predict_only leaves out (it scores nothing, and asks no judge): run without "
+                              "--predict_only")
 
 
 def check_output_path(output_path: str | None) -> None:

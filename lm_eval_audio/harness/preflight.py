@@ -89,7 +89,7 @@ def preflight(tasks: dict) -> set[str]:
                  config.api_key_env)
     if found.smoke:
         # Started, and its cache opened, before the model runs, not in the middle of aggregation.
-        check_cache(task_judge.for_task(metadata_by_task[found.smoke[0]]))
+        check_cache(task_judge.for_task(metadata_by_task[found.smoke[0]], found.smoke[0]))
     if found.optional_without and said_once.first_time_in_process(("no judge", tuple(sorted(found.optional_without)))):
         from lm_eval_audio.benchmarks import registry
 
@@ -135,4 +135,7 @@ def check_judges_first(tasks: list[str], metadata: dict, include_path) -> None:
     found = judges_of({name: {**(config.get("metadata") or {}), **metadata}
                        for name, config in registry.task_configs(tasks, include_path).items()})
     found.refuse_required_without()
+    for benchmark in registry.by_benchmark(sorted(found.judged()), include_path):
+        if benchmark.check_judge is not None:
+            benchmark.check_judge(metadata)
     check_each(found.configured)

@@ -171,16 +171,39 @@ def _write_judge_log(f, entries: list[dict]) -> None:
         f.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
 
-def _write_per_task(folder: str, by_task: dict, name: str, date_id: str, write) -> list[str]:
-    """One file per task in ``folder``, named by ``name``; the paths written."""
-    written = []
-    os.makedirs(folder, exist_ok=True)
-    for task, entries in sorted(by_task.items()):
-        path = os.path.join(folder, name.format(task=task, date=date_id))
-        with open(path, "w", encoding="utf-8") as f:
-            write(f, entries)
-        written.append(path)
-    return written
+def _write_submission(f, items: list[dict]) -> None:
+    json.dump(items, f, ensure_ascii=False, indent=1)
+
+
+# The files written beside the results: (what, file name, writer, its logger)
+_BESIDE = (("judge log", "judge_log_{task}_{date}.jsonl", _write_judge_log, "lm_eval.audio.judge"),
+           ("predictions for the official evaluation", "{task}_submission_{date}.json", _write_submission,
+            "lm_eval.audio"))
+
+
+def _write_beside(folder: str, files: tuple[dict, dict], date_id: str) -> None:
+    """The judge logs and the test-set predictions (``files``, each task -> entries) in ``folder``; a file that cannot
+    be written there is written to a folder of the system's temporary one instead, and a warning says where."""
+    import tempfile
+
+    elsewhere = None
+    for (what, name, write, logger), by_task in zip(_BESIDE, files):
+        for task, entries in sorted(by_task.items()):
+            file_name = name.format(task=task, date=date_id)
+            try:
+                os.makedirs(folder, exist_ok=True)
+                path = os.path.join(folder, file_name)
+                with open(path, "w", encoding="utf-8") as f:
+                    write(f, entries)
+            except OSError as e:
+                elsewhere = elsewhere or tempfile.mkdtemp(prefix="lm_eval_results_")
+                path = os.path.join(elsewhere, file_name)
+                with open(path, "w", encoding="utf-8") as f:
+                    write(f, entries)
+                logging.getLogger(logger).warning("%s of %s could not be written to %s (%s): written to %s instead",
+                                                  what, task, folder, e.strerror or e, path)
+                continue
+            logging.getLogger(logger).info("%s written to %s", what, path)
 
 
 def on_evaluation_tracker(module) -> None:
@@ -201,12 +224,16 @@ def on_evaluation_tracker(module) -> None:
                 self.date_id = None  # set by lm-eval as it writes: how a write it could not make is told
             strict = strict_json.strict_results(results, null_reasons_of(results))
             original(self, strict, samples)
-            if ours and self.output_path and not _written(self):
-                raise ResultsNotSaved(self.output_path, _save_elsewhere(strict, samples))
             scorings = results.scorings if isinstance(results, RunResults) else {}
-            judge_logs = {name: s.judge_records for name, s in scorings.items() if s.judge_records}
-            submissions = {name: s.submission for name, s in scorings.items() if s.submission is not None}
-            if not (judge_logs or submissions) or not (self.output_path and getattr(self, "date_id", None)):
+            files = ({name: s.judge_records for name, s in scorings.items() if s.judge_records},
+                     {name: s.submission for name, s in scorings.items() if s.submission is not None})
+            if ours and self.output_path and not _written(self):
+                elsewhere = _save_elsewhere(strict, samples)
+                from datetime import datetime
+
+                _write_beside(elsewhere, files, datetime.now().isoformat().replace(":", "-"))
+                raise ResultsNotSaved(self.output_path, elsewhere)
+            if not any(files) or not (self.output_path and getattr(self, "date_id", None)):
                 return
             from pathlib import Path
 
@@ -214,13 +241,7 @@ def on_evaluation_tracker(module) -> None:
             folder = path.parent if path.suffix == ".json" else path / str(
                 self.general_config_tracker.model_name_sanitized
             )
-            for written in _write_per_task(str(folder), judge_logs, "judge_log_{task}_{date}.jsonl", self.date_id,
-                                           _write_judge_log):
-                logging.getLogger("lm_eval.audio.judge").info("judge log written to %s", written)
-            for written in _write_per_task(str(folder), submissions, "{task}_submission_{date}.json", self.date_id,
-                                           lambda f, items: json.dump(items, f, ensure_ascii=False, indent=1)):
-                logging.getLogger("lm_eval.audio").info("predictions for the official evaluation written to %s",
-                                                        written)
+            _write_beside(str(folder), files, self.date_id)
 
         return save_results_aggregated
 
@@ -241,18 +262,19 @@ def _written(tracker) -> bool:
 
 
 def _save_elsewhere(results: dict, samples: dict | None) -> str:
-    """The results (and samples) lm-eval could not write, in a new folder of the system's temporary one."""
+    """The results (and samples) lm-eval could not write, in a new folder of the system's temporary one (the judge logs
+    and predictions beside them, :func:`_write_beside`)."""
     import tempfile
 
     from lm_eval.utils import handle_non_serializable
 
     folder = tempfile.mkdtemp(prefix="lm_eval_results_")
-    with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as f:
-        json.dump(results, f, indent=2, default=handle_non_serializable, ensure_ascii=False)
+    with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as f:  # ASCII: a lone surrogate is kept
+        json.dump(results, f, indent=2, default=handle_non_serializable, ensure_ascii=True)
     for task, task_samples in (samples or {}).items():
         with open(os.path.join(folder, f"samples_{task}.jsonl"), "w", encoding="utf-8") as f:
             for sample in task_samples:
-                f.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=False) + "\n")
+                f.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=True) + "\n")
     return folder
 
 

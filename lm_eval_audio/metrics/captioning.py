@@ -140,10 +140,16 @@ def aggregate(metric: str, items: list[dict], task) -> float:
     the per-clip CIDEr-D goes into the logged samples."""
     if not items:
         return task.not_a_number(metric, "the task has no item to score")
+    import subprocess
+
     try:
         result = scores(items)
     except CaptioningUnavailable as e:
         return task.not_a_number(metric, str(e))
+    except (OSError, subprocess.CalledProcessError) as e:
+        # coco-caption writes its temporary files into its own package folder (read-only on a shared install), and
+        # SPICE's Java asks for 8 GB: the metric is NaN with why, never an error after the model has answered
+        return task.not_a_number(metric, f"coco-caption's scorer failed: {e}")
     if metric == "cider_d":
         ordered = sorted(i["doc_id"] for i in items)
         task.report_item_scores("cider_d", zip(ordered, result["cider_d_items"]))

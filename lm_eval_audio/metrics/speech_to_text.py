@@ -39,6 +39,20 @@ def describe(scoring: str) -> str:
     return f"{rule.name}: corpus {rule.says}"
 
 
+def check_ready(scoring: str) -> None:
+    """The rule's normalizer runs (SpeechIO's ``cn_tn.py`` for Chinese CER is a file setup installs): checked as the
+    task loads, so that its absence stops the run then, before the model has answered, naming the fix."""
+    if not scoring.startswith(BLEU_PREFIX):
+        try:
+            rule_named(scoring).normalize("")
+        except RuntimeError as e:  # cn_tn_data's: the file is not there, or not the pinned one
+            raise NormalizerMissing(str(e)) from None
+
+
+class NormalizerMissing(RuntimeError):
+    """A scoring rule's normalizer cannot run (its data file is not installed): said as the task loads."""
+
+
 def process_results(doc: dict, results: list) -> dict:
     missing = bool(doc["audio_problem"])
     item = {"doc_id": doc["doc_id"], "reference": doc["reference"], "response": results[0],

@@ -52,7 +52,10 @@ def set_aside_unreadable(path: str, what: str, error: Exception) -> str:
 class TextStore:
     def __init__(self, path: str, what: str, setting: str):
         """``what`` and ``setting`` (where the path is configured) word the error message."""
-        self.path = path
+        self.path, self.what = path, what
+        # What the file could not take once it failed mid-run (a full disk, a lock held past the timeout, a
+        # network file system's locking): kept here for the rest of the process, never an error after the answers.
+        self._in_memory: dict[str, str] | None = None
         parent = os.path.dirname(os.path.abspath(path))
         try:
             os.makedirs(parent, exist_ok=True)
@@ -80,15 +83,32 @@ class TextStore:
 
     def get(self, key: str) -> str | None:
         with self._lock:
-            row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row[0]
+            if self._in_memory is None:
+                try:
+                    row = self._db.execute("SELECT reply FROM replies WHERE key = ?", (key,)).fetchone()
+                    return None if row is None else row[0]
+                except sqlite3.Error as e:
+                    self._fail(e)
+            return self._in_memory.get(key)
 
     def put(self, key: str, model: str, value: str) -> None:
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO replies (key, model, reply, created) VALUES (?, ?, ?, ?)",
-                (key, model, value, time.time()),
-            )
+            if self._in_memory is None:
+                try:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO replies (key, model, reply, created) VALUES (?, ?, ?, ?)",
+                        (key, model, value, time.time()),
+                    )
+                    return
+                except sqlite3.Error as e:
+                    self._fail(e)
+            self._in_memory[key] = value
+
+    def _fail(self, error: sqlite3.Error) -> None:
+        """The file failed mid-run: said once, and the rest of the process keeps its values in memory."""
+        self._in_memory = {}
+        log.warning("%s %s failed (%s): going on without it, the values of this run kept in memory only (a "
+                    "re-run asks for them again)", self.what, self.path, error)
 
     def close(self) -> None:
         with self._lock:

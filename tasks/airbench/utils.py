@@ -186,7 +186,14 @@ def _chat_verdicts(items, task):
     return judged, judges.judge_chat(judged, task_judge.for_aggregation(task), task)
 
 
+# The chat tasks need a judge (judge: required, refused before the model loads without one); a YAML of a user's that
+# makes it optional gets NaN with this reason, never an error after the answers.
+NO_CHAT_JUDGE = "no judge is configured, and the chat scores are the judge's alone (the answers are logged)"
+
+
 def _chat_mean(task, metric: str, items, value):
+    if not task.judged:
+        return task.not_a_number(metric, NO_CHAT_JUDGE)
     return judged_mean(task, metric, *_chat_verdicts(items, task), value, "item")
 
 
@@ -208,6 +215,8 @@ def win_rate(items, task):
 
 def judge_failures(items, task):
     """Items left out of the chat scores because a judge pass failed."""
+    if not task.judged:
+        return task.not_a_number("judge_failures", NO_CHAT_JUDGE)
     judged, verdicts = _chat_verdicts(items, task)
     task.report_item_scores("judge_failures", [(i["doc_id"], float(v is None)) for i, v in zip(judged, verdicts)])
     return sum(v is None for v in verdicts)
