@@ -103,6 +103,7 @@ def _chat_scores(tmp_path, monkeypatch, faults=None):
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         raw = {}
         for name, task in tasks.items():
+            task.start_scoring(True, set())  # as the run's evaluate does, once its preflight found the judge
             raw[name] = defaultdict(list)
             for doc in task.test_docs():
                 for metric, value in task.process_results(doc, ["an answer"]).items():

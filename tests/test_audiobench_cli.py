@@ -235,7 +235,9 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
 
     empty = tmp_path / "empty"
     empty.mkdir()
-    proc = _lm_eval(tiny_qwen2_audio, "audiobench_gr", _env(empty))
+    # (predictions only: with no judge configured, its judged tasks would be refused first, before the model loads)
+    proc = _lm_eval(tiny_qwen2_audio, "audiobench_gr", _env(empty), "--predict_only", "--log_samples",
+                    "--output_path", str(tmp_path / "gr"))
     assert proc.returncode != 0  # a group with no data at all is an error, not an empty table
     assert "no task of this group has data (2 absent)" in proc.stderr
     assert f"--local-dir {empty / 'voxceleb_gender_test'}" in proc.stderr

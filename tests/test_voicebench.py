@@ -162,7 +162,7 @@ def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them
         assert "  voicebench_sample_sd_qa_usa panda_acc: PEDANT (qa_metrics) cannot run here" in reasons, reasons
         assert "  voicebench_sample leaderboard_score: from voicebench_sample_" in reasons, reasons
         assert "nothing was scored for it" not in json.dumps(res["lm_eval_audio_null_reasons"])
-        assert "| - voicebench mmsu" in proc.stdout and "| - mmsu " not in proc.stdout
+        assert "| - voicebench_sample_mmsu (synthetic sample)" in proc.stdout and "| - mmsu " not in proc.stdout
         # the Overall's columns: lm-eval averages a group over its leaf tasks, and MMSU is one of them
         assert len(res["group_subtasks"]["voicebench_sample"]) == 9
         assert 0.0 <= res["results"]["voicebench_sample_bbh"]["official_acc,none"] <= 1.0

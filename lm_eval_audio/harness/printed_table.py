@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.task_building import PARTIAL_COUNTS, PARTIAL_MARK
 from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.metrics.scales import FRACTION_OF_ONE, scale_of, with_scale
 
@@ -44,7 +45,8 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                 counts[str(metrics.get("alias", task)).strip(" -")] = {"failed_items": len(failed[task])}
             continue
         metrics = dict(metrics)
-        metrics["alias"] = row_label(task)  # a task's own alias ("sound") names no benchmark
+        # a task's own alias ("sound") names no benchmark; a partial group's mark stays
+        metrics["alias"] = row_label(task) + "".join(PARTIAL_MARK.findall(str(metrics.get("alias", ""))))
         counted = {} if task in groups else {"failed_items": len(failed.get(task, ()))}
         for key, value in list(metrics.items()):
             name = key.partition(",")[0]
@@ -59,6 +61,8 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                                 else with_scale(value, scale).removesuffix(")") + "; smoke-test judge)")
             elif isinstance(value, float) and value != value and not name.endswith("_stderr"):
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers (a stderr it formats itself)
+            elif name in PARTIAL_COUNTS and isinstance(value, (int, float)):
+                metrics[key] = str(int(value))  # tasks, not a score
             elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
                 metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
                 arrows.setdefault(task, {})[name] = None

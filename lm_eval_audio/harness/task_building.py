@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import types
 
 from lm_eval_audio.benchmarks import data_notes
@@ -56,6 +57,11 @@ def _absent_members(group) -> int:
     were built)."""
     counts = run_state.current().data_notes.get("group_absent_tasks", {})
     return counts.get(group.name, 0) + sum(_absent_members(child) for child in group if hasattr(child, "child_names"))
+
+
+# A partial group's counts of its tasks, in its results entry and the printed table (integers, not scores)
+PARTIAL_COUNTS = ("tasks_present", "tasks_listed")
+PARTIAL_MARK = re.compile(r" \(PARTIAL: \d+ of \d+ tasks\)")
 
 
 def _marked_partial(group, metrics: dict) -> dict:
