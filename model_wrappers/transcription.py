@@ -193,14 +193,21 @@ def make(backend: str, model: str | None, language: str | None, beam_size: int, 
     return (FasterWhisper if backend == "faster-whisper" else TransformersWhisper)(model, language, beam_size, device)
 
 
+def transcript_store(path: str | None = None) -> TextStore:
+    """The transcript cache's file (``path``, else ``LM_EVAL_AUDIO_TRANSCRIPT_CACHE``, else the default), opened;
+    raises ``OSError`` naming the setting where it cannot be."""
+    path = path or os.environ.get("LM_EVAL_AUDIO_TRANSCRIPT_CACHE") or os.path.join(cache_home(), "transcripts.sqlite")
+    return TextStore(path, "transcript cache", "LM_EVAL_AUDIO_TRANSCRIPT_CACHE (or transcript_cache= in --model_args)")
+
+
 class TranscriptCache:
     """Transcripts by (recognizer, audio content digest)."""
 
     def __init__(self, transcriber: Transcriber, path: str | None = None) -> None:
         self.transcriber = transcriber
-        self.path = path or os.environ.get("LM_EVAL_AUDIO_TRANSCRIPT_CACHE") or os.path.join(cache_home(), "transcripts.sqlite")
+        self._store = transcript_store(path)
+        self.path = self._store.path
         self._identity = transcriber.identity()
-        self._store = TextStore(self.path, "transcript cache", "LM_EVAL_AUDIO_TRANSCRIPT_CACHE (or transcript_cache= in --model_args)")
         self._memory: dict[str, str] = {}
 
     def _key(self, digest: str) -> str:

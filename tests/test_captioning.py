@@ -118,6 +118,19 @@ def test_a_scorer_that_fails_on_the_machine_is_a_nan_with_its_reason(monkeypatch
     assert task.null_reasons["cider_d"].startswith("coco-caption's scorer failed: [Errno 13] Permission denied")
 
 
+@needs_java
+def test_a_dead_meteor_process_leaves_cider_d_and_is_nan_with_why(monkeypatch):
+    class Dead:
+        def compute_score(self, gts, res):
+            raise ValueError("could not convert string to float: ''")  # what pycocoevalcap reads off a dead process
+
+    monkeypatch.setattr(captioning, "meteor_scorer", lambda: Dead())
+    monkeypatch.setattr(captioning.meteor_scorer, "cache_clear", lambda: None, raising=False)
+    result = captioning.corpus_scores(["rain falls"], [["rain is falling"]])
+    assert result["cider_d"] >= 0 and result["meteor_dcase"] is None
+    assert result["refused"]["meteor_dcase"].startswith("coco-caption's METEOR (Java) failed: ValueError")
+
+
 def test_a_mismatched_or_empty_reference_list_is_an_error():
     with pytest.raises(ValueError, match="2 candidates for 1"):
         captioning.corpus_scores(["a", "b"], [["a"]])

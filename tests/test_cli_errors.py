@@ -151,10 +151,40 @@ def test_results_lm_eval_could_not_write_after_the_run_are_saved_elsewhere_and_t
     with pytest.raises(ResultsNotSaved, match="could not be written to --output_path .*gone/results") as raised:
         tracker.save_results_aggregated(results=results, samples={"t": [{"doc_id": 0, "resps": [["a"]]}]})
     folder = str(raised.value).rsplit("saved in ", 1)[1].split(" instead")[0]
-    assert json.loads(open(f"{folder}/results.json").read())["results"]["t"]["acc,none"] == 0.5
-    assert json.loads(open(f"{folder}/samples_t.jsonl").read())["resps"] == [["a"]]
-    (log,) = [name for name in os.listdir(folder) if name.startswith("judge_log_t_")]  # the judge's log beside them
-    assert json.loads(open(f"{folder}/{log}").read())["reply"] == "A"
+    # laid out as lm-eval lays a run out, so that report, diagnose and judge read it there
+    from lm_eval_audio.analysis.run_results import find
+
+    ((run,),) = find([folder])
+    assert run.results["results"]["t"]["acc,none"] == 0.5 and run.samples("t") == [{"doc_id": 0, "resps": [["a"]]}]
+    (log,) = [name for name in os.listdir(run.path.parent) if name.startswith("judge_log_t_")]  # beside them
+    assert log == f"judge_log_t_{run.date_id}.jsonl" and json.loads((run.path.parent / log).read_text())["reply"] == "A"
+
+
+def test_through_the_command_the_table_is_printed_first_then_the_run_fails_saying_where(tiny_qwen2_audio, tmp_path,
+                                                                                      monkeypatch):
+    """The folder goes after the check (here: lm-eval's own write is made to fail): the table is printed, the files
+    are saved elsewhere, and the command exits 2 saying where, never 0."""
+    import pathlib
+
+    real = pathlib.Path.write_text
+
+    def full_disk(self, *args, **kwargs):
+        if self.name.startswith("results_"):
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, "write_text", full_disk)
+    proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio},max_new_tokens=2",
+                    "--tasks", "spoken_digits_gen", "--limit", "2", "--output_path", str(tmp_path / "out"),
+                    "--log_samples"])
+    line = _one_error_line(proc)
+    assert "|spoken_digits_gen|" in proc.stdout.replace(" ", "")  # the table came first
+    assert f"the results could not be written to --output_path {tmp_path / 'out'}" in line
+    folder = line.rsplit("saved in ", 1)[1].split(" instead")[0]
+    from lm_eval_audio.analysis.run_results import find
+
+    ((run,),) = find([folder])
+    assert len(run.samples("spoken_digits_gen")) == 2
 
 
 def test_a_judge_log_that_cannot_be_written_beside_the_results_is_written_elsewhere_and_said(tmp_path, caplog):

@@ -32,11 +32,16 @@ _LETTER_ALONE = re.compile(r"^[\s(\[*\"']*([A-Za-z])[\s)\]*\"'.:,]*$")
 _LETTER_FIRST = re.compile(r"^[\s*]*(?:\(([A-Z])\)|([A-Z])[.):])(?:\s|$)")
 
 
+def as_numpy_holds(text: str) -> str:
+    """``text`` as a numpy ``<U`` array holds it, trailing NUL characters dropped: what the references that compare
+    through numpy (scikit-learn's ``accuracy_score``, lmms-eval's ``exact_match``) compare."""
+    return text.rstrip("\x00")
+
+
 def exact_match(response, label: str) -> bool:
-    """The stripped answer is the label, character for character, trailing NUL characters dropped from both after the
-    strip, as the references' ``accuracy_score`` drops them (numpy's ``<U`` arrays do; Qwen-Audio's
-    ``evaluate_scene.py:162,214``)."""
-    return isinstance(response, str) and response.strip().rstrip("\x00") == label.rstrip("\x00")
+    """The stripped answer is the label, character for character, both as numpy holds them (Qwen-Audio's
+    ``evaluate_scene.py:162,214``, ``accuracy_score``)."""
+    return isinstance(response, str) and as_numpy_holds(response.strip()) == as_numpy_holds(label)
 
 
 def label_in_answer(response, label: str) -> bool:

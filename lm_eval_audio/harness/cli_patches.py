@@ -95,9 +95,20 @@ class _UnderWay:
 
     def __init__(self, command: RunCommand) -> None:
         self.command, self.asked = command, None
+        self.failure: Exception | None = None  # said once lm-eval has printed its table (fail_after_the_run)
 
 
 _COMMAND: ContextVar[_UnderWay] = ContextVar("lm_eval_audio_command")
+
+
+def fail_after_the_run(error: Exception) -> bool:
+    """Make the command under way fail with ``error`` once lm-eval has finished it (its table printed), rather than
+    at once; False where no command is under way (``simple_evaluate`` called from Python), for the caller to raise."""
+    under_way = _COMMAND.get(None)
+    if under_way is None:
+        return False
+    under_way.failure = error
+    return True
 
 
 def current_command() -> RunCommand:
@@ -179,7 +190,7 @@ def check_data_first(command: RunCommand) -> None:
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
-    if ours:  # what their metrics need installed (WordNet, punkt_tab)
+    if ours and not command.predict_only:  # what their metrics need installed (WordNet, punkt_tab)
         from lm_eval_audio.metrics import installed_data
 
         installed_data.check({task: {m.get("metric") for m in config.get("metric_list") or [] if isinstance(m, dict)}
@@ -218,7 +229,10 @@ def on_cli_run(module) -> None:
             token = _COMMAND.set(under_way)
             try:
                 parse_and_check(args, under_way)
-                return original(args)
+                outcome = original(args)
+                if under_way.failure is not None:
+                    raise under_way.failure
+                return outcome
             except KeyboardInterrupt:
                 if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not current_command().runs_ours():
                     raise  # lm-eval's own models and tasks: as lm-eval leaves it
@@ -320,13 +334,12 @@ def check_output_path(output_path: str | None) -> None:
     end, and a path it cannot write only earns a warning then, the answers lost. The folder lm-eval will create (a
     ``.json`` path's parent, else the path itself) is tried in its nearest existing parent; nothing is left there."""
     import tempfile
-    from pathlib import Path
+
+    from lm_eval_audio.harness.tracker_naming import results_folder
 
     if not output_path:
         return
-    path = Path(output_path).expanduser()
-    folder = path.parent if path.suffix == ".json" else path
-    existing = folder
+    existing = results_folder(output_path)
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     why = None

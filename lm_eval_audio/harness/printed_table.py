@@ -108,8 +108,10 @@ def row_notes(result_dict: dict, column: str) -> str:
     reading that scores an unread answer by a fallback, a score that is 0 by its reference's rule), a line each."""
     from lm_eval_audio.benchmarks import registry
 
-    ours, lines = our_task_names(), []
-    for task, metrics in (result_dict.get(column) or {}).items():
+    ours, groups, lines = our_task_names(), set(result_dict.get("group_subtasks") or {}), []
+    for task, metrics in (result_dict.get(column) or {}).items() if column == "results" else ():
+        if task in groups:  # a group's numbers pool its tasks', whose rows say it
+            continue
         benchmark = registry.of_task(task) if task in ours and isinstance(metrics, dict) else None
         if benchmark is None or benchmark.row_notes is None:
             continue

@@ -186,24 +186,30 @@ def _write_beside(folder: str, files: tuple[dict, dict], date_id: str) -> None:
     be written there is written to a folder of the system's temporary one instead, and a warning says where."""
     import tempfile
 
+    def write(where: str, file_name: str, writer, entries) -> str:
+        os.makedirs(where, exist_ok=True)
+        path = os.path.join(where, file_name)
+        with open(path, "w", encoding="utf-8") as f:
+            writer(f, entries)
+        return path
+
     elsewhere = None
-    for (what, name, write, logger), by_task in zip(_BESIDE, files):
+    for (what, name, writer, logger), by_task in zip(_BESIDE, files):
         for task, entries in sorted(by_task.items()):
             file_name = name.format(task=task, date=date_id)
             try:
-                os.makedirs(folder, exist_ok=True)
-                path = os.path.join(folder, file_name)
-                with open(path, "w", encoding="utf-8") as f:
-                    write(f, entries)
+                logging.getLogger(logger).info("%s written to %s", what, write(folder, file_name, writer, entries))
             except OSError as e:
-                elsewhere = elsewhere or tempfile.mkdtemp(prefix="lm_eval_results_")
-                path = os.path.join(elsewhere, file_name)
-                with open(path, "w", encoding="utf-8") as f:
-                    write(f, entries)
+                try:
+                    elsewhere = elsewhere or tempfile.mkdtemp(prefix="lm_eval_results_")
+                    path = write(elsewhere, file_name, writer, entries)
+                except OSError as again:
+                    logging.getLogger(logger).warning("%s of %s could not be written to %s (%s) nor to the temporary "
+                                                      "folder (%s)", what, task, folder, e.strerror or e,
+                                                      again.strerror or again)
+                    continue
                 logging.getLogger(logger).warning("%s of %s could not be written to %s (%s): written to %s instead",
                                                   what, task, folder, e.strerror or e, path)
-                continue
-            logging.getLogger(logger).info("%s written to %s", what, path)
 
 
 def on_evaluation_tracker(module) -> None:
@@ -227,55 +233,57 @@ def on_evaluation_tracker(module) -> None:
             scorings = results.scorings if isinstance(results, RunResults) else {}
             files = ({name: s.judge_records for name, s in scorings.items() if s.judge_records},
                      {name: s.submission for name, s in scorings.items() if s.submission is not None})
-            if ours and self.output_path and not _written(self):
-                elsewhere = _save_elsewhere(strict, samples)
-                from datetime import datetime
+            folder_of_model = str(self.general_config_tracker.model_name_sanitized)
+            if ours and self.output_path and not _written(self, folder_of_model):
+                from lm_eval_audio.harness.cli_patches import fail_after_the_run
 
-                _write_beside(elsewhere, files, datetime.now().isoformat().replace(":", "-"))
-                raise ResultsNotSaved(self.output_path, elsewhere)
+                error = _save_elsewhere(self.output_path, folder_of_model, strict, samples, files)
+                if not fail_after_the_run(error):  # lm_eval prints its table first, then says it and exits 2
+                    raise error
+                return
             if not any(files) or not (self.output_path and getattr(self, "date_id", None)):
                 return
-            from pathlib import Path
+            from lm_eval_audio.harness.tracker_naming import results_folder
 
-            path = Path(self.output_path)
-            folder = path.parent if path.suffix == ".json" else path / str(
-                self.general_config_tracker.model_name_sanitized
-            )
-            _write_beside(str(folder), files, self.date_id)
+            _write_beside(str(results_folder(self.output_path, folder_of_model)), files, self.date_id)
 
         return save_results_aggregated
 
     wrap(module.EvaluationTracker, "save_results_aggregated", make)
 
 
-def _written(tracker) -> bool:
+def _written(tracker, folder_of_model: str) -> bool:
     """Whether lm-eval wrote the results file (its warning "Could not save results aggregated" is all it says)."""
-    from pathlib import Path
+    from lm_eval_audio.harness.tracker_naming import results_file
 
     date_id = getattr(tracker, "date_id", None)
-    if not date_id:
-        return False
-    path = Path(tracker.output_path)
-    if path.suffix == ".json":
-        return path.with_name(f"{path.stem}_{date_id}.json").is_file()
-    return (path / str(tracker.general_config_tracker.model_name_sanitized) / f"results_{date_id}.json").is_file()
+    return bool(date_id) and results_file(tracker.output_path, folder_of_model, date_id).is_file()
 
 
-def _save_elsewhere(results: dict, samples: dict | None) -> str:
-    """The results (and samples) lm-eval could not write, in a new folder of the system's temporary one (the judge logs
-    and predictions beside them, :func:`_write_beside`)."""
+def _save_elsewhere(output_path: str, folder_of_model: str, results: dict, samples: dict | None,
+                    files: tuple[dict, dict]) -> ResultsNotSaved:
+    """The run's files lm-eval could not write, under a new folder of the system's temporary one, named and laid out
+    as lm-eval lays them out (``report``, ``diagnose`` and ``judge`` read them there); the error that says where."""
     import tempfile
+    from datetime import datetime
 
     from lm_eval.utils import handle_non_serializable
 
-    folder = tempfile.mkdtemp(prefix="lm_eval_results_")
-    with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as f:  # ASCII: a lone surrogate is kept
-        json.dump(results, f, indent=2, default=handle_non_serializable, ensure_ascii=True)
+    date_id = datetime.now().isoformat().replace(":", "-")
+    root = tempfile.mkdtemp(prefix="lm_eval_results_")  # in the place of --output_path
+    folder = os.path.join(root, folder_of_model)
+    os.makedirs(folder, exist_ok=True)
+
+    def dumped(value) -> str:  # ASCII: a lone surrogate in an answer is kept, not an error
+        return json.dumps(value, default=handle_non_serializable, ensure_ascii=True)
+
+    with open(os.path.join(folder, f"results_{date_id}.json"), "w", encoding="utf-8") as f:
+        f.write(dumped(results))
     for task, task_samples in (samples or {}).items():
-        with open(os.path.join(folder, f"samples_{task}.jsonl"), "w", encoding="utf-8") as f:
-            for sample in task_samples:
-                f.write(json.dumps(sample, default=handle_non_serializable, ensure_ascii=True) + "\n")
-    return folder
+        with open(os.path.join(folder, f"samples_{task}_{date_id}.jsonl"), "w", encoding="utf-8") as f:
+            f.writelines(dumped(sample) + "\n" for sample in task_samples)
+    _write_beside(folder, files, date_id)
+    return ResultsNotSaved(output_path, root)
 
 
 class ResultsNotSaved(OSError):
@@ -284,4 +292,4 @@ class ResultsNotSaved(OSError):
 
     def __init__(self, output_path: str, elsewhere: str) -> None:
         super().__init__(f"the results could not be written to --output_path {output_path} (lm-eval's log says why); "
-                         f"they are saved in {elsewhere} instead")
+                         f"they are saved in {elsewhere} instead, with the samples, judge logs and predictions")

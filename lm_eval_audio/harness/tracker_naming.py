@@ -26,6 +26,25 @@ def folder_name(model_name: str) -> str:
     return sanitize_model_name(model_name)
 
 
+def results_folder(output_path: str, model_name_sanitized: str = ""):
+    """The folder lm-eval writes a run's files into (``EvaluationTracker.save_results_aggregated``): a ``.json``
+    path's parent, else the path's folder of the model (the path itself where no model name is given)."""
+    from pathlib import Path
+
+    path = Path(output_path).expanduser()
+    return path.parent if path.suffix == ".json" else path / model_name_sanitized
+
+
+def results_file(output_path: str, model_name_sanitized: str, date_id: str):
+    """The results file lm-eval writes for a run dated ``date_id``."""
+    from pathlib import Path
+
+    path = Path(output_path).expanduser()
+    if path.suffix == ".json":
+        return path.with_name(f"{path.stem}_{date_id}.json")
+    return results_folder(output_path, model_name_sanitized) / f"results_{date_id}.json"
+
+
 def save_as_named(tracker, results: dict, samples: dict, source: str, model_name: str) -> str:
     """Save a run of a pre-built model through ``tracker`` (an ``EvaluationTracker``) as ``lm_eval --model source
     --output_path ... --log_samples`` saves it: ``results`` (its samples taken out) and ``samples``, the run named

@@ -101,19 +101,30 @@ def corpus_scores(candidates: list[str], references: list[list[str]]) -> dict:
                                     f"Java: {problem}")
     from pycocoevalcap.cider.cider import Cider
 
+    import subprocess
+
     res, gts = _tokenized(list(candidates), [list(r) for r in references])
     cider, cider_items = Cider().compute_score(gts, res)
-    meteor, _ = meteor_scorer().compute_score(gts, res)
-    out = {"cider_d": float(cider), "cider_d_items": [float(x) for x in cider_items], "meteor_dcase": float(meteor),
+    out = {"cider_d": float(cider), "cider_d_items": [float(x) for x in cider_items], "meteor_dcase": None,
            "spice": None, "spider": None, "refused": {}}
+    # METEOR and SPICE are Java processes of their own: one that fails (out of memory, killed) leaves the others'
+    # numbers, and its own is NaN with why (a dead METEOR process is not kept for the next set)
+    try:
+        out["meteor_dcase"] = float(meteor_scorer().compute_score(gts, res)[0])
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        meteor_scorer.cache_clear()
+        out["refused"]["meteor_dcase"] = f"coco-caption's METEOR (Java) failed: {type(e).__name__}: {e}"
     problem = spice_problem()
-    if problem:
-        out["refused"] = {"spice": problem, "spider": f"SPIDEr is the mean of CIDEr-D and SPICE: {problem}"}
-    else:
+    if not problem:
         from pycocoevalcap.spice.spice import Spice
 
-        spice, _ = Spice().compute_score(gts, res)
-        out["spice"], out["spider"] = float(spice), (float(cider) + float(spice)) / 2
+        try:
+            spice, _ = Spice().compute_score(gts, res)
+            out["spice"], out["spider"] = float(spice), (float(cider) + float(spice)) / 2
+            return out
+        except (OSError, subprocess.CalledProcessError) as e:  # its jar asks Java for 8 GB
+            problem = f"coco-caption's SPICE (Java) failed: {type(e).__name__}: {e}"
+    out["refused"].update({"spice": problem, "spider": f"SPIDEr is the mean of CIDEr-D and SPICE: {problem}"})
     return out
 
 

@@ -20,8 +20,8 @@ log = logging.getLogger("lm_eval.audio")
 
 @dataclass
 class TaskScoring(NotesByKind):
-    """``name`` and ``metadata`` (the judge's settings among them) are the task's; ``judged``: whether the run has a
-    judge (the preflight found one: the judge metrics are reported only then); ``said``: the warnings given once in
+    """``name`` and ``metadata`` (the judge's settings among them) are the task's; ``judged``: whether this task has a
+    judge in the run (the preflight found one for it: its judge metrics are reported only then); ``said``: the warnings given once in
     this run (shared by the run's tasks); ``data_notes``: into the results' ``lm_eval_audio_data``."""
 
     name: str

@@ -31,6 +31,12 @@ def check_judge(metadata: dict) -> None:
             bundled_models.whisper_tiny_en()
         except FileNotFoundError as e:
             raise JudgeConfigError(f"{e}; {fix}") from None
+    from lm_eval_audio.model_wrappers.transcription import transcript_store
+
+    try:  # the transcripts' cache, opened as the judge will open it (it raises naming its setting)
+        transcript_store().close()
+    except OSError as e:
+        raise JudgeConfigError(f"Big Bench Audio's judge: {e}") from None
 
 
 BENCHMARK = Benchmark(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import string
 
+from lm_eval_audio.benchmarks.class_reading import as_numpy_holds, exact_match
 from lm_eval_audio.metrics.stderr import proportion_stderr
 
 _NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
@@ -28,14 +29,14 @@ def lmms_eval_match(response, reference: str) -> bool:
     dropped after the punctuation, as its numpy arrays drop them at every step (``api/metrics.py:201-211``)."""
     if not isinstance(response, str):
         return False
-    return (response.strip().lower().translate(_NO_PUNCTUATION).rstrip("\x00")
-            == reference.lower().translate(_NO_PUNCTUATION).rstrip("\x00"))
+    return (as_numpy_holds(response.strip().lower().translate(_NO_PUNCTUATION))
+            == as_numpy_holds(reference.lower().translate(_NO_PUNCTUATION)))
 
 
 def qwen_audio_match(response, reference: str) -> bool:
-    """``accuracy_score`` on one pair, the response stripped as ``evaluate_aqa.py:162`` decodes it; trailing NUL
-    characters dropped from both, as ``accuracy_score``'s numpy arrays drop them."""
-    return isinstance(response, str) and response.strip().rstrip("\x00") == reference.rstrip("\x00")
+    """``accuracy_score`` on one pair, the response stripped as ``evaluate_aqa.py:162`` decodes it (the scene sets'
+    exact match: trailing NUL characters dropped from both, as ``accuracy_score``'s numpy arrays drop them)."""
+    return exact_match(response, reference)
 
 
 def process_results(doc: dict, results: list) -> dict:
