@@ -232,7 +232,7 @@ def test_full_groups_on_a_partial_snapshot_with_missing_audio(tiny_qwen2_audio, 
     # the number's row says it averages fewer tasks than the benchmark has (the synthetic sample holds 6 of the
     # 19 foundation tasks and 5 of the 8 chat tasks; one foundation folder is removed above)
     assert re.search(r"^\|\s*airbench_foundation \(PARTIAL: 5 of 19 tasks\)\s*\|", proc.stdout, re.M)
-    assert re.search(r"^\|\s*- music \(PARTIAL: 1 of 6 tasks\)\s*\|", proc.stdout, re.M)
+    assert re.search(r"^\|\s*- airbench_foundation_music \(PARTIAL: 1 of 6 tasks\)\s*\|", proc.stdout, re.M)
     assert re.search(r"^\|\s*airbench_chat \(PARTIAL: 5 of 8 tasks\)\s*\|", proc.stdout, re.M)
     for group, counts in (("airbench_foundation", (5, 19)), ("airbench_foundation_music", (1, 6)),
                           ("airbench_chat", (5, 8))):
