@@ -99,9 +99,14 @@ def resolve(spec: DataSpec, metadata: dict, sample: bool = False) -> DataSource:
     return DataSource(snapshot.root, snapshot)
 
 
+def is_sample_task(task: str) -> bool:
+    """Whether ``task`` (a task or group name) is a benchmark's bundled synthetic sample (``<benchmark>_sample...``)."""
+    return "_sample" in task
+
+
 def real_tasks(tasks: list[str]) -> bool:
     """Whether a run names a task that reads the benchmark's data (not only its bundled sample)."""
-    return any("_sample" not in t for t in tasks)
+    return not all(is_sample_task(t) for t in tasks)
 
 
 def data_check(data_module: str, attribute: str = "DATA", settings: Callable[[dict], object] | None = None):

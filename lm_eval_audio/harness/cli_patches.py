@@ -190,15 +190,14 @@ def check_data_first(command: RunCommand) -> None:
     for benchmark, names in ours.items():
         if benchmark.check_data is not None:
             benchmark.check_data(names, metadata)
-    if ours and not command.predict_only:  # what their metrics need installed (WordNet, punkt_tab)
+    if ours and not command.predict_only:  # predictions only: no metric is computed and no judge is asked
+        from lm_eval_audio.harness.preflight import check_judges_first
         from lm_eval_audio.metrics import installed_data
 
+        # what their metrics need installed (WordNet, punkt_tab)
         installed_data.check({task: {m.get("metric") for m in config.get("metric_list") or [] if isinstance(m, dict)}
                               for task, config in configs.items()})
-    if ours and not command.predict_only:  # predictions only: no judge is asked
-        from lm_eval_audio.harness.preflight import check_judges_first
-
-        check_judges_first([n for names in ours.values() for n in names], metadata, command.include_path or ())
+        check_judges_first(configs, metadata, command.include_path or ())
 
 
 def interrupted_message(command: RunCommand | None = None) -> str:

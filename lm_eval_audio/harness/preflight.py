@@ -125,15 +125,15 @@ def check_each(configs: dict) -> dict:
     return configs
 
 
-def check_judges_first(tasks: list[str], metadata: dict, include_path) -> None:
+def check_judges_first(configs: dict, metadata: dict, include_path) -> None:
     """Before lm-eval loads the model (it builds the tasks only after): the judge each named task of ours will
-    use, read from its YAML's metadata and ``--metadata`` as the built task will read them (:func:`judges_of`), is
-    checked, so a judge that does not answer or serve its model, or a task that cannot be scored without one, stops
-    the run at once. Tasks left without a judge are warned of by :func:`preflight`, once they are built."""
+    use, read from its YAML's metadata (``configs``: ``registry.task_configs`` of the run's tasks) and ``--metadata``
+    as the built task will read them (:func:`judges_of`), is checked, so a judge that does not answer or serve its
+    model, or a task that cannot be scored without one, stops the run at once. Tasks left without a judge are warned
+    of by :func:`preflight`, once they are built."""
     from lm_eval_audio.benchmarks import registry
 
-    found = judges_of({name: {**(config.get("metadata") or {}), **metadata}
-                       for name, config in registry.task_configs(tasks, include_path).items()})
+    found = judges_of({name: {**(config.get("metadata") or {}), **metadata} for name, config in configs.items()})
     found.refuse_required_without()
     for benchmark in registry.by_benchmark(sorted(found.judged()), include_path):
         if benchmark.check_judge is not None:

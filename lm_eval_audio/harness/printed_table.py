@@ -5,20 +5,16 @@ are where they could be misread. Only the printed copy changes: the results JSON
 
 from __future__ import annotations
 
-import re
-
+from lm_eval_audio.benchmarks.data_spec import is_sample_task
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.task_building import PARTIAL_COUNTS, PARTIAL_MARK
 from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.metrics.scales import FRACTION_OF_ONE, scale_of, with_scale
 
-_SAMPLE = re.compile(r"(^|_)sample(_|$)")
-
-
 def row_label(task: str) -> str:
     """A row of ours as the printed table names it: the task's whole name, which names its benchmark (its YAML's
     alias may not: MMAU's "sound"), marked where its data is a bundled synthetic sample (``*_sample``)."""
-    return f"{task} (synthetic sample)" if _SAMPLE.search(task) else task
+    return f"{task} (synthetic sample)" if is_sample_task(task) else task
 
 
 def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str, int]]]:
@@ -56,9 +52,8 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
                     counted[name] = int(value)
             elif task in smoke_judged and _judge_derived(name, judge_metrics) and isinstance(value, (int, float)):
                 # where the number is, as PARTIAL is: the bundled 135M judge checks the pipeline, not the answers
-                scale = scale_of(name, metric_scales) or FRACTION_OF_ONE
-                metrics[key] = ("NaN (smoke-test judge)" if value != value
-                                else with_scale(value, scale).removesuffix(")") + "; smoke-test judge)")
+                metrics[key] = ("NaN (smoke-test judge)" if value != value else
+                                with_scale(value, scale_of(name, metric_scales) or FRACTION_OF_ONE, "smoke-test judge"))
             elif isinstance(value, float) and value != value and not name.endswith("_stderr"):
                 metrics[key] = "NaN"  # as lm-eval prints it in a column of numbers (a stderr it formats itself)
             elif name in PARTIAL_COUNTS and isinstance(value, (int, float)):

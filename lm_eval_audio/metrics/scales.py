@@ -22,8 +22,8 @@ def scale_of(metric: str, scales: dict[str, str]) -> str | None:
     return next((scale for name, scale in scales.items() if metric.startswith(f"{name}_")), None)
 
 
-def with_scale(value: float, scale: str) -> str:
-    """``value`` as the printed table shows it with its scale: a fraction also as the percentage cards print."""
-    if scale == FRACTION:
-        return f"{value:.4f} (fraction; {100 * value:.2f} %)"
-    return f"{value:.4f} ({scale})"
+def with_scale(value: float, scale: str, note: str = "") -> str:
+    """``value`` as the printed table shows it with its scale (a fraction also as the percentage cards print), and
+    ``note`` after it in the same brackets."""
+    said = f"fraction; {100 * value:.2f} %" if scale == FRACTION else scale
+    return f"{value:.4f} ({said}{'; ' + note if note else ''})"
