@@ -1,9 +1,13 @@
-"""Batching for model wrappers: groups that never mix, heaviest first, order restored.
+"""Batching for model wrappers: groups that never mix, heaviest first, order restored, and batches that do not fit
+retried smaller.
 
-A batch shares one set of generation settings, so requests are first grouped (by
-gen_kwargs, for instance); within a group the caller sorts heaviest first. With
-``--batch_size auto`` the first batch of a request type is tried at max_batch_size and
-halved on out-of-memory: it is the heaviest, so the size found holds for the rest.
+A batch shares one set of generation settings, so requests are first grouped (by gen_kwargs, for instance); within a
+group the caller sorts heaviest first. With ``--batch_size auto`` the first batch of a request type is tried at
+max_batch_size and halved until it fits: it is the heaviest, so the size found usually holds for the rest. Any later
+batch that runs out of memory (a fixed ``--batch_size`` too large for the card, a longer answer than the first batch's)
+is run again as two halves, and that request type's batches stay at the smaller size: each such retry is logged and
+counted in the results (``lm_eval_audio_data.out_of_memory_retries``), so a run does not die after hours for one batch
+too many. A request that does not fit even alone is answered as a counted failure (``unfit``), not a crash.
 """
 
 from __future__ import annotations
@@ -16,10 +20,20 @@ from tqdm import tqdm
 
 log = logging.getLogger("lm_eval.audio.batching")
 
+OUT_OF_MEMORY_RETRIES = "out_of_memory_retries"  # lm_eval_audio_data: request type -> batches retried smaller
+
 
 def is_out_of_memory(err: BaseException) -> bool:
     text = str(err).lower()
     return "out of memory" in text or "can't allocate memory" in text or "defaultcpuallocator" in text
+
+
+def _free_memory() -> None:
+    import torch
+
+    gc.collect()
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
 
 
 class Batcher:
@@ -29,7 +43,7 @@ class Batcher:
         self.batch_size = batch_size  # None: find it (--batch_size auto)
         self.max_batch_size = max_batch_size
         self.name = name
-        self.found: dict[str, int] = {}  # request type -> size found by the auto search
+        self.found: dict[str, int] = {}  # request type -> the size its batches run at (lm-eval records it)
 
     def run(
         self,
@@ -39,50 +53,68 @@ class Batcher:
         desc: str,
         disable_tqdm: bool = False,
         on_result: Callable[[object, object], None] | None = None,
+        unfit: Callable[[object, str], object] | None = None,
+        notes=None,
     ) -> list:
         """``groups`` each sorted heaviest first, and the heaviest group first (the auto search probes it).
 
-        ``on_result(item, output)`` is called as each batch finishes (the wrappers hand each answer to
-        lm-eval's request cache then, so a run killed midway keeps the batches already done).
+        ``on_result(item, output)`` is called as each batch finishes (the wrappers hand each answer to lm-eval's request
+        cache then, so a run killed midway keeps the batches already done). ``unfit(item, error)`` answers a request
+        that runs out of memory alone (without it, that error is raised); ``notes`` (the wrapper's run notes) counts
+        the batches retried smaller.
         """
         results = _Results(on_result)
         pbar = tqdm(total=sum(len(g) for g in groups), desc=desc, disable=disable_tqdm)
         for group in groups:
             start = 0
             while start < len(group):
-                size = self.batch_size or self.found.get(kind)
-                if size is None:
-                    done = self._probe(kind, list(group), run_batch, results)
-                else:
-                    batch = list(group[start : start + size])
-                    results.add(batch, run_batch(batch))
-                    done = len(batch)
-                start += done
-                pbar.update(done)
+                size = self.found.get(kind) or self.batch_size or self.max_batch_size
+                batch = list(group[start : start + size])
+                self._fitting(kind, batch, size, run_batch, results, unfit, notes)
+                start += len(batch)
+                pbar.update(len(batch))
         pbar.close()
         return [results[i] for i in sorted(results)]
 
-    def _probe(self, kind: str, items: list, run_batch, results: dict) -> int:
-        """Run the first batch at the largest size that fits; returns how many items it ran."""
+    def _fitting(self, kind: str, batch: list, size: int, run_batch, results, unfit, notes) -> None:
+        """Run ``batch`` (at most ``size`` requests); where it runs out of memory, run it again as two halves (and so
+        on down to single requests), and keep the request type's batches at the size that fitted."""
         import torch
 
-        size = self.max_batch_size
-        while True:
-            batch = items[:size]
-            try:
-                outs = run_batch(batch)
-            except (RuntimeError, torch.OutOfMemoryError) as e:
-                if not is_out_of_memory(e) or size == 1:
-                    raise
-                gc.collect()
-                if torch.cuda.is_available():
-                    torch.cuda.empty_cache()
-                size = max(1, size // 2)
-                continue
-            results.add(batch, outs)
-            self.found[kind] = size
-            log.info("%s: batch size %d for %s requests (--batch_size auto)", self.name, size, kind)
-            return len(batch)
+        searching = self.batch_size is None and kind not in self.found  # --batch_size auto, its first batch
+        try:
+            results.add(batch, run_batch(batch))
+        except (RuntimeError, torch.OutOfMemoryError) as e:
+            if not is_out_of_memory(e):
+                raise
+            error = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+        else:
+            if searching:
+                self.found[kind] = size
+                log.info("%s: batch size %d for %s requests (--batch_size auto)", self.name, size, kind)
+            return
+        _free_memory()  # outside the except block: its traceback holds the failed batch's tensors
+        if len(batch) == 1:
+            if unfit is None:
+                raise RuntimeError(f"{self.name}: one {kind} request does not fit in memory alone ({error})")
+            log.warning("%s: a %s request does not fit in memory even alone; it is answered as a failed request (%s)",
+                        self.name, kind, error)
+            results.add(batch, [unfit(batch[0], f"out of memory at batch size 1 ({error})")])
+            return
+        half = max(1, min(size // 2, len(batch) - 1))  # fewer than the batch held, so each retry makes progress
+        if not searching:
+            self.found[kind] = half
+            if notes is not None:
+                notes.add(OUT_OF_MEMORY_RETRIES, kind, 1)
+            log.warning("%s: a batch of %d %s requests ran out of memory (%s); it runs again as batches of %d, and so do "
+                        "the following %s batches (counted in the results under lm_eval_audio_data.%s)", self.name,
+                        len(batch), kind, error, half, kind, OUT_OF_MEMORY_RETRIES)
+        start = 0
+        while start < len(batch):  # at the size found so far: a part that ran out of memory lowered it
+            step = self.found.get(kind, half)
+            part = batch[start : start + step]
+            self._fitting(kind, part, step, run_batch, results, unfit, notes)
+            start += len(part)
 
 
 class _Results(dict):

@@ -299,10 +299,9 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         ordered = _heaviest_first(
             [sorted(g, key=lambda x: (-x.seconds, -len(x.context), x.index)) for g in groups.values()]
         )
-        if self.adapter.clips_alone:
-            ordered = [part for group in ordered for part in ([[item] for item in group] if group[0].refs else [group])]
         outs = self.batcher.run("generate_until", ordered, self._generate_batch, f"{self.progress_label} generate",
-                                self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests))
+                                self._quiet(disable_tqdm), on_result=self._cache_partial("generate_until", requests),
+                                **self._out_of_memory("generate_until"))
         self._report_audio_handling(outs)
         return outs
 
@@ -335,10 +334,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         clips = [self._clips(item) for item in batch]
         rendered = [self._render(item, c) for item, c in zip(batch, clips)]
         self.tokenizer.padding_side = "left"
-        inputs = self._to_device(self._process(rendered, clips))
-        pad_id = self.tokenizer.pad_token_id
-        if pad_id is None:
-            pad_id = self.tokenizer.eos_token_id
+        processed = self._process(rendered, clips)
+        inputs = self._to_device(processed)
         prompt_len = inputs["input_ids"].shape[1]
         self.adapter.before_call(bool(batch[0].refs))
         if settings.until and self.adapter.stops_in_generate and not self.thinking.markers:
@@ -346,9 +343,9 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
             # finished row's later tokens are discarded, so batch size cannot change what is kept. (A thinking
             # model's stop strings apply to its answer only, after the trace: never inside generate.)
             kwargs.update(stop_strings=settings.until, tokenizer=self.tokenizer)
-        with torch.inference_mode():
+        with torch.inference_mode(), self.adapter.hearing(processed, self._to_device):
             out = self.model.generate(
-                **inputs, max_new_tokens=settings.max_new_tokens, pad_token_id=pad_id, **kwargs,
+                **inputs, max_new_tokens=settings.max_new_tokens, pad_token_id=self._pad_id(), **kwargs,
             )
         decoded = self.tokenizer.batch_decode(out[:, prompt_len:], skip_special_tokens=True)
         answers = [self.thinking.answer(text, r.text, settings.until, self._count_tokens)
@@ -358,6 +355,15 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
 
     def _count_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def _out_of_memory(self, kind: str) -> dict:
+        """What the batcher does with a batch that runs out of memory: retried smaller and counted in this run's notes;
+        a request that does not fit alone answered as a counted failure."""
+
+        def unfit(item: RequestParts, error: str):
+            return failed_requests.record(self.notes, WHO, self._requests[item.index], error, kind)
+
+        return {"unfit": unfit, "notes": self.notes}
 
     def _cache_partial(self, kind: str, requests):
         """Each answer into lm-eval's ``--use_cache`` database as its batch finishes (lm-eval itself

@@ -13,10 +13,8 @@ from typing import NamedTuple
 
 from lm_eval_audio.audio.markers import decode_chat_context, flatten_without_template, place_audio
 from lm_eval_audio.audio.refs import describe
+from lm_eval_audio.model_wrappers.clip_encoding import TEXT_KEYS, collate
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, chat_messages
-
-# Keys of a processor's output that carry text, not audio.
-TEXT_KEYS = {"input_ids", "attention_mask", "token_type_ids", "position_ids"}
 
 
 class Rendered(NamedTuple):
@@ -149,12 +147,23 @@ class PromptsMixin:
         return False if bos and rendered.text.startswith(bos) else None
 
     def _process(self, rendered: list[Rendered], clips_per_item: list[list]) -> dict:
-        """Processor call for a batch, checked: audio in means audio features out."""
+        """Processor call for a batch, checked: audio in means audio features out. For a family whose audio path is
+        not padding-invariant (its adapter's ``audio_method``) each request goes through the processor alone and the
+        outputs are joined (``clip_encoding.collate``), keeping each request's own for its audio encoder."""
         flat = [chunk for clips in clips_per_item for chunks in clips for chunk in chunks]
-        inputs = self.prompt_encoder.process(self, rendered, clips_per_item, flat)
+        if flat and self.adapter.audio_method is not None:
+            rows = [dict(self.prompt_encoder.process(self, [r], [clips], [c for chunks in clips for c in chunks]))
+                    for r, clips in zip(rendered, clips_per_item)]
+            inputs = collate(rows, self.tokenizer.padding_side, self._pad_id(), self.adapter.audio_method.encoder_only)
+        else:
+            inputs = self.prompt_encoder.process(self, rendered, clips_per_item, flat)
         if flat:
             self._check_audio_reached(inputs, clips_per_item)
         return inputs
+
+    def _pad_id(self) -> int:
+        """The token a batch's shorter prompts are padded with: the tokenizer's pad token, else its EOS."""
+        return self.tokenizer.pad_token_id if self.tokenizer.pad_token_id is not None else self.tokenizer.eos_token_id
 
     def _check_audio_reached(self, inputs, clips_per_item) -> None:
         features = [k for k, v in inputs.items() if k not in TEXT_KEYS and hasattr(v, "numel") and v.numel() > 0]

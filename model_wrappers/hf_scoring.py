@@ -68,6 +68,7 @@ class LoglikelihoodMixin:
         outs = self.batcher.run(
             "loglikelihood", [ordered], self._loglikelihood_batch, f"{self.progress_label} loglikelihood",
             self._quiet(disable_tqdm), on_result=self._cache_partial("loglikelihood", requests),
+            **self._out_of_memory("loglikelihood"),
         )
         self._report_audio_handling(outs)
         return outs
@@ -109,8 +110,7 @@ class LoglikelihoodMixin:
         """(rows, scores) per document. A document whose prompt the previous batch ran (its choices
         split by a batch boundary) reuses that pass; the others run their prompts in one forward per
         group (documents with audio, then text-only ones: an adapter's state is set per call), or one
-        document per forward for a family whose audio encoder is not padding-invariant or whose text model has
-        sliding-window layers."""
+        document per forward for a family whose text model has sliding-window layers."""
         pending = list(zip(documents, rows))
         if self._last_prompt is not None:
             key, prompt, d = self._last_prompt
@@ -119,7 +119,7 @@ class LoglikelihoodMixin:
                 yield entry[1], self._score_choices(prompt, [(d, entry[0][1])])[0]
         for has_audio in (True, False):
             group = [e for e in pending if bool(e[0][1][0].refs) == has_audio]
-            alone = (has_audio and self.adapter.clips_alone) or self._sliding_window_cache()
+            alone = self._sliding_window_cache()
             for chunk in ([[e] for e in group] if alone else [group] if group else []):
                 prompt = self._prompt_pass([items[0] for (_, items), _ in chunk])
                 scored = self._score_choices(prompt, [(d, items) for d, ((_, items), _) in enumerate(chunk)])
@@ -148,7 +148,7 @@ class LoglikelihoodMixin:
         self.tokenizer.padding_side = "right"
         inputs = self._process(rendered, clips)
         self.adapter.before_call(bool(items[0].refs))
-        with torch.inference_mode():
+        with torch.inference_mode(), self.adapter.hearing(inputs, self._to_device):
             out = self.model(**self._to_device(dict(inputs)), use_cache=True)
         mask = inputs["attention_mask"].cpu()
         lengths = mask.sum(dim=1)
@@ -294,7 +294,7 @@ class LoglikelihoodMixin:
 
         ordered = sorted(windows, key=lambda w: (-len(w.second[0]) - len(w.second[1]), w.index))
         scores = self.batcher.run("loglikelihood_rolling", [ordered], score, f"{self.progress_label} rolling",
-                                  self._quiet(disable_tqdm))
+                                  self._quiet(disable_tqdm), notes=self.notes)
         totals = [0.0] * len(requests)
         for owner, (lp, _) in zip(owners, scores):
             totals[owner] += lp

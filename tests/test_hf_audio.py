@@ -213,6 +213,48 @@ def test_batch_size_auto_halves_on_out_of_memory(tiny_qwen2_audio, clips):
     assert model.batch_sizes == {"generate_until": 4}
 
 
+def _memory_for(model, rows: int, refuse=()):
+    """The model's generate() on a card that holds ``rows`` rows at once, and never the request whose text is in
+    ``refuse``."""
+    real = model.model.generate
+
+    def generate(**inputs):
+        prompts = model.tokenizer.batch_decode(inputs["input_ids"])
+        if inputs["input_ids"].shape[0] > rows or any(text in p for p in prompts for text in refuse):
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 20.00 GiB")
+        return real(**inputs)
+
+    model.model.generate = generate
+
+
+def test_a_batch_that_does_not_fit_is_retried_smaller_counted_and_said(tiny_qwen2_audio, clips, caplog):
+    """A fixed --batch_size too large for the card: the batch runs again as two halves, the following batches at the
+    smaller size, and the run's notes count the retry; the answers are those of batch size 1."""
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=8)
+    _memory_for(model, 4)
+    requests = [gen(f"<audio>Clip {i}?", [p]) for i, p in enumerate(clips[:16])]
+    reference = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=1)
+    with caplog.at_level("WARNING", logger="lm_eval.audio.batching"):
+        assert model.generate_until(requests) == reference.generate_until(requests)
+    assert model.notes.data_notes["out_of_memory_retries"] == {"generate_until": 1}
+    assert model.batch_sizes == {"generate_until": 4}
+    assert "a batch of 8 generate_until requests ran out of memory (OutOfMemoryError: CUDA out of memory" in caplog.text
+    assert "it runs again as batches of 4" in caplog.text
+
+
+def test_a_request_that_does_not_fit_alone_is_a_counted_failure(tiny_qwen2_audio, clips):
+    """Not a crash after the model has answered the others: that request is answered empty and counted."""
+    model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32", batch_size=4)
+    _memory_for(model, 4, refuse=("Clip 2?",))
+    requests = [gen(f"<audio>Clip {i}?", [p]) for i, p in enumerate(clips[:6])]
+    answers = model.generate_until(requests)
+    reference = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", dtype="float32").generate_until(requests)
+    assert answers[2] == "" and answers[2].error.startswith("out of memory at batch size 1 (OutOfMemoryError")
+    assert [a for i, a in enumerate(answers) if i != 2] == [a for i, a in enumerate(reference) if i != 2]
+    assert model.notes.data_notes["failed_request_counts"] == {"unknown_task": 1}
+    assert model.notes.data_notes["out_of_memory_retries"] == {"generate_until": 2}  # 4 -> 2 -> 1
+
+
 def test_other_errors_are_not_mistaken_for_out_of_memory(tiny_qwen2_audio, clips):
     model = HFAudioLM(pretrained=tiny_qwen2_audio, device="cpu", batch_size="auto")
     model._generate_batch = lambda batch: (_ for _ in ()).throw(RuntimeError("shape mismatch"))

@@ -340,46 +340,6 @@ def test_gemma3n_receives_one_bos_and_the_model_cards_turns(gemma3n, clips):
     assert gemma3n.run_record["family"] == "Gemma 3n" and gemma3n.run_record["system_prompt"] is None
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_gemma3n", "tiny_phi4_multimodal", "tiny_qwen3_omni", "tiny_granite_speech",
-                                        "tiny_granite_speech_plus"])
-def test_clips_are_encoded_alone_where_the_encoder_is_not_padding_invariant(tiny_model, request, clips):
-    """The tiny model's encoder is not padding-invariant, as the checkpoints' is not: a clip padded to a longer
-    one in its batch encodes differently, and the request's log-probs move. So at bs4 every generate() with
-    audio holds one request."""
-    import soundfile as sf
-
-    pretrained = request.getfixturevalue(tiny_model)
-    model = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=4)
-    short, longer = (sf.read(clips[i], dtype="float32")[0] for i in (3, 15))
-    turns = [{"role": "user", "content": [{"type": "audio"}, {"type": "text", "text": "Which digit?"}]}]
-    prompt = model.processor.apply_chat_template(  # the turns as the family's template takes them
-        model.adapter.messages(turns, getattr(model.processor, "audio_token", None)), tokenize=False,
-        add_generation_prompt=True)
-
-    def last_logprobs(batch):  # the first request's next-token log-probs, in a batch of len(batch)
-        inputs = model.processor(text=[prompt] * len(batch), audio=batch, return_tensors="pt", padding=True,
-                                 add_special_tokens=False)
-        model.adapter.before_call(True)
-        with torch.no_grad():
-            return torch.log_softmax(model.model(**inputs).logits[0, -1], -1)
-
-    moved = (last_logprobs([short]) - last_logprobs([short, longer])).abs().max()
-    assert moved > 1e-4, moved  # beyond what the batch-size tests allow (1e-4)
-
-    requests = [gen(f"<audio>Describe clip {i}.", [p]) for i, p in enumerate(clips[::3])] + [gen("Say hi."), gen("Count.")]
-    rows = []  # (the rows hold audio, how many rows) for each prompt forward
-    handle = model.model.register_forward_pre_hook(
-        lambda m, a, k: rows.append((bool((k["input_ids"] == model._audio_token_id).any()), k["input_ids"].shape[0]))
-        if k["input_ids"].shape[1] > 1 else None, with_kwargs=True)
-    try:
-        four = model.generate_until(requests)
-    finally:
-        handle.remove()
-    assert {n for audio, n in rows if audio} == {1} and {n for audio, n in rows if not audio} == {2}
-    one = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=1).generate_until(requests)
-    assert four == one
-
-
 # --- Qwen2.5-Omni: the thinker alone -------------------------------------------------------------------------------
 # Qwen2.5-Omni-7B's chat template: Qwen2-Audio's turns, "You are a helpful assistant." by default, a clip as
 # <|audio_bos|><|AUDIO|><|audio_eos|> (the audio token expanded to the clip's frames).

@@ -290,7 +290,7 @@ def test_documents_sharing_a_prompt_pass_score_as_alone_in_every_batched_family(
     pretrained = request.getfixturevalue(tiny_model)
     requests = [ll(f"<audio>Which letter? {i}", c, [clips[i * 4 + 1]]) for i in range(4) for c in (" A", " B then C")]
     batched = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=8)
-    assert not batched.adapter.clips_alone
+    assert batched.adapter.audio_method is None  # the processor's batch goes to the model as it is
     with _received(batched.model) as seen:
         got = batched.loglikelihood(requests)
     assert sum(batched._audio_token_id in ids for ids in seen) == 4

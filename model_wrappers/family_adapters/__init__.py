@@ -18,11 +18,13 @@ table of refusals), and the family's adapter how it is run.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import pkgutil
 
 from lm_eval_audio.model_wrappers import families, reasoning, served_families
+from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod, EncodedAlone
 from lm_eval_audio.model_wrappers.families import GENERIC_PATH, Family, UnsupportedFamily
 
 
@@ -50,10 +52,11 @@ class FamilyAdapter:
     """The generic path; a family's adapter overrides the hooks its checkpoints need."""
 
     does = "nothing beyond the generic path"  # one line for messages: what the adapter changes
-    # True where the family's audio encoder is not padding-invariant: requests with audio are then generated
-    # one at a time, so that a clip is encoded as at batch size 1 whatever the batch size (multiple-choice
-    # scoring always runs a document's prompt and clip alone).
-    clips_alone = False
+    # Where the family's audio path (processor and encoder) is not padding-invariant: the model's method that encodes
+    # a call's audio. Each request of a batch then goes through the processor alone and that method runs once per
+    # request on the request's own output (clip_encoding), so a clip is heard as at batch size 1 whatever the batch
+    # size; the batch is decoded together. None: the processor's batch goes to the model as it is.
+    audio_method: AudioMethod | None = None
     # True where the processor renders and tokenizes the prompt itself, the clips inside it (it takes no
     # text with audio=): the model inputs then come from :meth:`encode`, not from a chat template's text.
     encodes_prompt = False
@@ -67,6 +70,7 @@ class FamilyAdapter:
     def __init__(self, family: Family, pretrained: str, config: dict | None, revision: str | None = None) -> None:
         self.family, self.pretrained, self.config, self.revision = family, pretrained, config or {}, revision
         self.model = None
+        self.encoded_alone: EncodedAlone | None = None
 
     def needs(self) -> list[tuple[str, str, str]]:
         """(module, the setup.cfg extra that pins it, what it is for) for each package this checkpoint needs."""
@@ -99,8 +103,15 @@ class FamilyAdapter:
         """Fix what loading leaves wrong in the checkpoint's processor."""
 
     def attach(self, model) -> None:
-        """Check the loaded model and keep it for :meth:`before_call`."""
+        """Check the loaded model and keep it for :meth:`before_call`; put :attr:`audio_method` in its place."""
         self.model = model
+        if self.audio_method is not None:
+            self.encoded_alone = EncodedAlone(model, self.audio_method, self.family.name)
+
+    def hearing(self, inputs, to_device):
+        """The context of a model call on ``inputs`` (the batch :func:`clip_encoding.collate` joined, for a family with
+        an :attr:`audio_method`): its requests' own inputs for the audio method."""
+        return self.encoded_alone.rows_of(inputs, to_device) if self.encoded_alone else contextlib.nullcontext()
 
     def check_settings(self, long_audio: str, max_audio_seconds: float | None) -> None:
         """Refuse, before any request, the settings the family cannot run with."""
@@ -148,8 +159,10 @@ class FamilyAdapter:
 
     def record(self) -> dict:
         """What the results JSON says about how this family ran (``lm_eval_audio_model``)."""
-        if self.clips_alone:
-            return {"audio_batching": "one request with audio per generate() (its audio encoder is not padding-invariant)"}
+        if self.audio_method is not None:
+            return {"audio_batching": "each request's audio through the processor and the audio encoder on its own, as "
+                                      "at batch size 1 (the family's audio path is not padding-invariant); the batch "
+                                      "decoded together"}
         return {}
 
 

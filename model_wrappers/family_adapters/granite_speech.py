@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 
+from lm_eval_audio.model_wrappers import clip_encoding
+from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
 GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech", "granite_speech_plus"), "ibm-granite/granite-speech-3.3-2b")
+
+# GraniteSpeechModel.get_audio_features(input_features): the encoder (no attention mask) and the windowed projector,
+# one row of projected frames per clip; the model keeps each clip's valid ones (input_features_mask).
+GRANITE_AUDIO = AudioMethod("model", "get_audio_features", "input_features", lambda row: ((row["input_features"],), {}),
+                            clip_encoding.padded())
 
 
 # granite-speech-3.3-2b's model card, the transformers usage example: its system prompt, word for word (the
@@ -28,10 +35,11 @@ class GraniteSpeechAdapter(FamilyAdapter):
     audio goes (typed content parts raise a TypeError in it)."""
 
     does = ("its speech LoRA set on for audio and off for text before every call, <|audio|> in string content, "
-            "requests with audio generated one at a time")
+            "each request's audio encoded on its own")
     # Its encoder takes no attention mask and the feature extractor pads a call's clips to the longest: a clip next
-    # to a longer one encodes differently (a request's log-probs move by 4 in the tiny model), so clips go alone.
-    clips_alone = True
+    # to a longer one encodes differently (a request's log-probs move by 4 in the tiny model), so each request's audio
+    # is encoded on its own.
+    audio_method = GRANITE_AUDIO
 
     def _has_lora(self) -> bool:
         return bool(self.config.get("has_lora_adapter"))

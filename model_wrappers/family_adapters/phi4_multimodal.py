@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 
+from lm_eval_audio.model_wrappers import clip_encoding
+from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
 PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
+
+# Its audio encoder (Phi4MultimodalAudioModel: convolutional subsampling, then conformer blocks) takes the call's clips
+# padded to the longest with a mask (given by the processor only for a call with several clips); a clip beside a
+# longer one encodes differently. Phi4MultimodalAudioEmbedding then keeps each clip's first audio_embed_sizes rows.
+PHI4_AUDIO = AudioMethod("model.embed_tokens_extend.audio_embed.encoder", "forward", "audio_input_features",
+                         lambda row: ((row["audio_input_features"], row.get("audio_attention_mask")), {}),
+                         clip_encoding.padded(), encoder_only=("audio_attention_mask",))
 
 
 @register(PHI4_MULTIMODAL)
@@ -15,12 +24,12 @@ class Phi4MultimodalAdapter(FamilyAdapter):
     folder, which ``from_pretrained`` never loads (the model would answer as if deaf). It is loaded here as
     adapter ``speech`` and set on for requests with audio and off for text-only ones before every call.
     In transformers 5.23 the processor loads without the chat template its tokenizer carries; it is given
-    the tokenizer's. Its audio encoder is not padding-invariant, so requests with audio are generated one at
-    a time. The image processor needs torchvision."""
+    the tokenizer's. Its audio encoder is not padding-invariant, so each request's audio is encoded on its own
+    (``clip_encoding``) and the batch decoded together. The image processor needs torchvision."""
 
-    does = ("its speech LoRA (speech-lora/) loaded and set on for audio and off for text before every call, requests "
-            "with audio generated one at a time")
-    clips_alone = True
+    does = ("its speech LoRA (speech-lora/) loaded and set on for audio and off for text before every call, each "
+            "request's audio encoded on its own")
+    audio_method = PHI4_AUDIO
     LORA_FOLDER = "speech-lora"
 
     def needs(self) -> list[tuple[str, str, str]]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 
-from lm_eval_audio.model_wrappers import reasoning
+from lm_eval_audio.model_wrappers import clip_encoding, reasoning
+from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
@@ -15,6 +16,23 @@ QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), 
 QWEN3_OMNI_THINKING_BUDGET = 16384
 
 
+
+def _whole_chunks(row: dict, config) -> bool:
+    """Whether each clip of a request holds at least one whole encoder chunk (2 x n_window frames: 100, 1 s): its last
+    chunk is then padded to the chunk length alone as in any call, so it encodes exactly alike beside others
+    (tests/test_batched_audio_encoders.py)."""
+    return bool((row["feature_attention_mask"].sum(dim=-1) >= 2 * config.audio_config.n_window).all())
+
+
+# The thinker's audio: Qwen3OmniMoeThinkerModel.get_audio_features(input_features, feature_attention_mask) returns the
+# clips' frames packed one after another. Its audio tower pads every chunk of the call to the longest chunk before three
+# strided convolutions, whose second and third read the first one's output over that padding: a clip shorter than one
+# chunk (100 frames, 1 s) is heard differently beside a longer one, and is encoded alone; longer ones share a call.
+QWEN3_OMNI_AUDIO = AudioMethod("model", "get_audio_features", "input_features",
+                               lambda row: ((row["input_features"], row["feature_attention_mask"]), {}),
+                               clip_encoding.packed, together=_whole_chunks)
+
+
 @register(QWEN3_OMNI)
 class Qwen3OmniAdapter(FamilyAdapter):
     """Qwen3-Omni (Instruct, Thinking, Captioner; and a thinker saved on its own, ``qwen3_omni_moe_thinker``): the
@@ -23,11 +41,12 @@ class Qwen3OmniAdapter(FamilyAdapter):
     ``thinker_max_new_tokens``. The thinker (audio encoder, vision encoder, MoE text model) loads from any of the
     layouts, generates text with the task's settings and scores continuations; the talker's weights stay on disk.
     Its processor pads the clips of a call to the longest and truncates none (chunk_length 300 s, truncation off),
-    so a clip is heard whole; a clip padded next to a longer one encodes differently at its last frames, so
-    requests with audio are generated one at a time. The processor loads a torchvision video processor."""
+    so a clip is heard whole; a clip padded next to a longer one encodes differently at its last frames, so each
+    request's audio is encoded on its own (``clip_encoding``) and the batch decoded together. The processor loads a
+    torchvision video processor."""
 
-    does = "the thinker alone (no talker or code2wav loaded), requests with audio generated one at a time"
-    clips_alone = True
+    does = "the thinker alone (no talker or code2wav loaded), each request's audio encoded on its own"
+    audio_method = QWEN3_OMNI_AUDIO
 
     def needs(self) -> list[tuple[str, str, str]]:
         return [("torchvision", "qwen3-omni", "the video processor its processor loads")]
