@@ -113,6 +113,7 @@ def test_two_phase_judge_exact_scores_logs_settings_and_no_key(predicted, tmp_pa
         assert SECRET.encode() not in path.read_bytes(), path
 
 
+@pytest.mark.slow  # a killed run and its resumption: about 25 s
 def test_a_killed_judge_run_resumes_without_asking_again(predicted, tmp_path):
     cache = tmp_path / "judge.sqlite"
     with ScriptedJudge(latency=0.1) as judge:

@@ -243,6 +243,7 @@ def test_without_a_judge_captioning_reports_meteor_and_judged_tasks_refuse(tiny_
     assert f"--local-dir {empty / 'voxceleb_gender_test'}" in proc.stderr
 
 
+@pytest.mark.slow  # lm_eval ls tasks in a process: about 20 s
 def test_all_26_datasets_and_the_groups_are_listed():
     proc = _ok(run_cli(["lm_eval", "ls", "tasks"]))
     listed = {line.split("|")[1].strip() for line in proc.stdout.splitlines() if line.startswith("|")}

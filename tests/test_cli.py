@@ -43,6 +43,7 @@ def test_entry_points_declared():
     assert eps["hf-audio"] == "lm_eval_audio.model_wrappers.hf_audio:HFAudioLM"
 
 
+@pytest.mark.slow  # three lm_eval processes index every task: about 35 s
 def test_ls_tasks_lists_builtins_plugin_tasks_and_include_path():
     out = _ok(run_cli(["lm_eval", "ls", "tasks", "--include_path", "tests/fixtures/text_tasks"], in_process=False)).stdout
     for name in ("hellaswag", "arc_easy", "spoken_digits_gen", "spoken_digits_mc", "tiny_arc"):

@@ -271,6 +271,7 @@ def test_an_html_error_page_with_status_200_is_a_counted_failure(tmp_path):
         assert db.execute("SELECT COUNT(*) FROM replies").fetchone()[0] == 0
 
 
+@pytest.mark.slow  # lm_eval processes: about 20 s
 def test_a_plugin_error_is_one_message_and_status_2_without_a_traceback(tiny_qwen2_audio, tmp_path):
     (tmp_path / "Foundation").mkdir()
     (tmp_path / "Foundation" / "Foundation_meta.json").write_text("[{")

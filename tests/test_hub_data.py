@@ -100,6 +100,7 @@ def test_limit_fetches_only_the_clips_of_the_first_items(hub, tiny_qwen2_audio, 
     assert "Chat/Chat_meta.json" not in paths
 
 
+@pytest.mark.slow  # lm_eval processes, offline: about 25 s
 def test_offline_runs_from_the_cache_and_fails_in_one_line_without_it(hub, tiny_qwen2_audio, tmp_path):
     task = "airbench_foundation_speaker_gender_recognition"
     offline = _env(hub, HF_HUB_OFFLINE="1")

@@ -65,6 +65,7 @@ def test_official_acc_leaves_out_what_the_script_cannot_read_and_acc_all_items_d
     assert set(breakdown["task_name"]) == {"intent_detection", "sarcasm_detection"}
 
 
+@pytest.mark.slow  # two samples through lm_eval: about 20 s
 def test_mmsu_and_big_bench_audio_samples_through_the_cli_offline(tmp_path):
     """The bundled cascade answers both samples in one run; without a judge Big Bench Audio's answers are logged
     and its score is absent, MMSU's are scored, its group's Overall pooled from the tasks' counted items."""

@@ -13,6 +13,8 @@ import importlib
 import json
 import os
 
+import pytest
+
 from conftest import REPO, results_json, run_cli
 
 
@@ -23,6 +25,7 @@ def _taking_part() -> list:
     return [importlib.import_module(name) for name in names]
 
 
+@pytest.mark.slow  # every model-card sample through lm_eval and the cascade: about 85 s
 def test_model_card_samples_through_the_cli_offline(tmp_path):
     modules = _taking_part()
     assert modules, "no test module defines check_sample_run"

@@ -259,6 +259,7 @@ def test_vocalsound_reading_is_lmms_evals(response, read):
     assert vocalsound_scoring.substring_class(response) == read
 
 
+@pytest.mark.slow  # seven samples through lm_eval: about 40 s
 def test_seven_samples_through_the_cli_offline(tmp_path):
     """The bundled cascade answers all seven samples in one run; each score is recomputed from the logged answers."""
     groups = ["fleurs_asr_sample", "covost2_sample", "aishell1_sample", "wenetspeech_sample", "voxpopuli_sample",

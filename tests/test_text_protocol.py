@@ -47,6 +47,7 @@ def smollm2():
     return bundled_models.smollm2_folder()
 
 
+@pytest.mark.slow  # SmolLM2 through lm_eval twice per case: 20-25 s each
 @pytest.mark.parametrize("template", [False, True], ids=["plain", "apply_chat_template"])
 def test_cascade_and_hf_agree_on_text_tasks(tmp_path, smollm2, template):
     hf = _run(tmp_path, "hf", f"pretrained={smollm2}", template)

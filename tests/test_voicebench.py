@@ -141,6 +141,7 @@ def test_ifeval_is_lm_evals_checks_with_the_evaluators_last_response_per_prompt(
     assert scoring.prompt_level_strict_acc(upper, task) == 0.5 and scoring.inst_level_loose_acc(upper, task) == 0.5
 
 
+@pytest.mark.slow  # two lm_eval runs and a report: about 20 s
 def test_sample_through_the_cli_in_audio_and_text_modality_and_report_pairs_them(tmp_path):
     """The bundled cascade, one row per task, audio then text; without a judge the Overall is NaN, not the mean
     of the rule-scored columns."""
