@@ -5,9 +5,10 @@ A batch shares one set of generation settings, so requests are first grouped (by
 group the caller sorts heaviest first. With ``--batch_size auto`` the first batch of a request type is tried at
 max_batch_size and halved until it fits: it is the heaviest, so the size found usually holds for the rest. Any later
 batch that runs out of memory (a fixed ``--batch_size`` too large for the card, a longer answer than the first batch's)
-is run again as two halves, and that request type's batches stay at the smaller size: each such retry is logged and
-counted in the results (``lm_eval_audio_data.out_of_memory_retries``), so a run does not die after hours for one batch
-too many. A request that does not fit even alone is answered as a counted failure (``unfit``), not a crash.
+is run again in parts of half its size, and that request type's following batches run at the largest size that fitted:
+each such retry is logged and counted in the results (``lm_eval_audio_data.out_of_memory_retries``), so a run does not
+die after hours for one batch too many. A request that does not fit even alone is answered as a counted failure
+(``unfit``, for generation and log-likelihoods), not a crash, and does not lower the size for the others.
 """
 
 from __future__ import annotations
@@ -70,18 +71,24 @@ class Batcher:
             while start < len(group):
                 size = self.found.get(kind) or self.batch_size or self.max_batch_size
                 batch = list(group[start : start + size])
-                self._fitting(kind, batch, size, run_batch, results, unfit, notes)
+                searching = self.batch_size is None and kind not in self.found  # --batch_size auto, not found yet
+                fitted = self._fitting(kind, batch, size, run_batch, results, unfit, notes, searching)
+                if fitted and (searching or fitted < size):
+                    self.found[kind] = fitted
+                    if searching:
+                        log.info("%s: batch size %d for %s requests (--batch_size auto)", self.name, fitted, kind)
                 start += len(batch)
                 pbar.update(len(batch))
         pbar.close()
         return [results[i] for i in sorted(results)]
 
-    def _fitting(self, kind: str, batch: list, size: int, run_batch, results, unfit, notes) -> None:
-        """Run ``batch`` (at most ``size`` requests); where it runs out of memory, run it again as two halves (and so
-        on down to single requests), and keep the request type's batches at the size that fitted."""
+    def _fitting(self, kind: str, batch: list, size: int, run_batch, results, unfit, notes, searching: bool) -> int:
+        """Run ``batch`` (at most ``size`` requests); where it runs out of memory, run it again in parts of half the
+        size (and so on down to single requests). Returns the largest size shown to fit: a part as large as its size
+        that ran (0 where none did; a shorter part, a group's last, shows nothing, nor does a request that does not fit
+        even alone, which says nothing of the batch size)."""
         import torch
 
-        searching = self.batch_size is None and kind not in self.found  # --batch_size auto, its first batch
         try:
             results.add(batch, run_batch(batch))
         except (RuntimeError, torch.OutOfMemoryError) as e:
@@ -89,32 +96,25 @@ class Batcher:
                 raise
             error = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
         else:
-            if searching:
-                self.found[kind] = size
-                log.info("%s: batch size %d for %s requests (--batch_size auto)", self.name, size, kind)
-            return
+            return size if len(batch) == size else 0
         _free_memory()  # outside the except block: its traceback holds the failed batch's tensors
         if len(batch) == 1:
             if unfit is None:
-                raise RuntimeError(f"{self.name}: one {kind} request does not fit in memory alone ({error})")
+                raise RuntimeError(f"{self.name}: one {kind} request does not fit in memory alone ({error}); run on a "
+                                   "device with more memory")
             log.warning("%s: a %s request does not fit in memory even alone; it is answered as a failed request (%s)",
                         self.name, kind, error)
             results.add(batch, [unfit(batch[0], f"out of memory at batch size 1 ({error})")])
-            return
+            return 0
         half = max(1, min(size // 2, len(batch) - 1))  # fewer than the batch held, so each retry makes progress
         if not searching:
-            self.found[kind] = half
             if notes is not None:
                 notes.add(OUT_OF_MEMORY_RETRIES, kind, 1)
-            log.warning("%s: a batch of %d %s requests ran out of memory (%s); it runs again as batches of %d, and so do "
-                        "the following %s batches (counted in the results under lm_eval_audio_data.%s)", self.name,
-                        len(batch), kind, error, half, kind, OUT_OF_MEMORY_RETRIES)
-        start = 0
-        while start < len(batch):  # at the size found so far: a part that ran out of memory lowered it
-            step = self.found.get(kind, half)
-            part = batch[start : start + step]
-            self._fitting(kind, part, step, run_batch, results, unfit, notes)
-            start += len(part)
+            log.warning("%s: a batch of %d %s requests ran out of memory (%s); it runs again in batches of %d, and the "
+                        "following %s batches at the largest size that fits (counted in the results under "
+                        "lm_eval_audio_data.%s)", self.name, len(batch), kind, error, half, kind, OUT_OF_MEMORY_RETRIES)
+        return max(self._fitting(kind, batch[at : at + half], half, run_batch, results, unfit, notes, searching)
+                   for at in range(0, len(batch), half))
 
 
 class _Results(dict):

@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lm_eval_audio.model_wrappers.families import UnsupportedFamily
+
 if TYPE_CHECKING:
     import torch
 
@@ -153,9 +155,17 @@ class EncodedAlone:
 
     def __init__(self, model, method: AudioMethod, family: str) -> None:
         owner = model
-        for part in filter(None, method.owner.split(".")):
-            owner = getattr(owner, part)
-        self.original = getattr(owner, method.name)
+        try:
+            for part in filter(None, method.owner.split(".")):
+                owner = getattr(owner, part)
+            self.original = getattr(owner, method.name)
+        except AttributeError as e:
+            from transformers import __version__
+
+            raise UnsupportedFamily(
+                f"hf-audio: {family}: the loaded {type(model).__name__} has no {'.'.join(filter(None, (method.owner, method.name)))} "
+                f"in transformers {__version__} ({e}), where hf-audio encodes each request's audio on its own; install "
+                "the transformers of requirements/lock.txt") from e
         self.method, self.family, self.config = method, family, model.config
         self._rows: list[dict] | None = None
         setattr(owner, method.name, self)
@@ -180,17 +190,22 @@ class EncodedAlone:
                 "inputs; every call with audio goes through hf-audio's processor step (collate) so that each clip is "
                 "encoded as alone")
         clips = [row[self.method.clips_key].shape[0] for row in self._rows]
-        if given.shape[0] != sum(clips):
+        copies = given.shape[0] // sum(clips)  # generate() repeats each row's inputs once per beam or returned sequence
+        if copies < 1 or given.shape[0] % sum(clips):
             raise RuntimeError(f"hf-audio: {self.family}'s audio encoder was given {given.shape[0]} clips for requests "
                                f"holding {sum(clips)}; the batch and its requests' inputs disagree")
+        if copies > 1 and max(clips) > 1:
+            raise RuntimeError(f"hf-audio: {self.family} with num_beams or num_return_sequences above 1 and a request "
+                               "holding several clips: transformers repeats each clip, not each request, so the copies "
+                               "would hear their clips in the wrong places; run such tasks with num_beams=1")
         passed = {k: v for k, v in kwargs.items() if k == "return_dict"}
         results, shared = [], []
         for row in [*self._rows, None]:
-            if row is not None and self.method.together and self.method.together(row, self.config):
+            if row is not None and copies == 1 and self.method.together and self.method.together(row, self.config):
                 shared.append(row)
                 continue
             for rows in ([shared] if shared else []) + ([[row]] if row is not None else []):
                 call_args, call_kwargs = self.method.arguments(rows[0] if len(rows) == 1 else collate(rows, "right", 0))
-                results.append(self.original(*call_args, **call_kwargs, **passed))
+                results += [self.original(*call_args, **call_kwargs, **passed)] * copies
             shared = []
         return self.method.join(results)

@@ -290,6 +290,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
+        if self.adapter.audio_method is not None:
+            self._refuse_copies_of_several_clips(items)
         # A batch shares one gen_kwargs, and holds audio requests or text-only ones, never both (a family's
         # adapter state is set per call: Granite-Speech's LoRA is on for audio only); inside a group,
         # longest audio (then text) first.
@@ -304,6 +306,24 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
                                 **self._out_of_memory("generate_until"))
         self._report_audio_handling(outs)
         return outs
+
+    def _refuse_copies_of_several_clips(self, items: list[RequestParts]) -> None:
+        """Before any request is answered: generate() repeats each clip once per beam or returned sequence, not each
+        request's clips together, so for a family whose clips are encoded per request (``clip_encoding``) a request
+        with several clips (or one clip cut into chunks) cannot be copied so: refused, naming the request."""
+        config = getattr(self.model, "generation_config", None)
+        for item in items:
+            settings = {**self._neutral_generation, **generation_settings(item.second, self.max_new_tokens).other}
+            copies = [settings.get(name, getattr(config, name, 1)) or 1 for name in ("num_beams", "num_return_sequences")]
+            chunked = (self.long_audio == "chunk" and self.max_audio_seconds is not None
+                       and item.seconds > self.max_audio_seconds)
+            if copies != [1, 1] and (len(item.refs) > 1 or chunked):
+                task = getattr(self._requests[item.index], "task_name", None)
+                raise ValueError(
+                    f"hf-audio: {self.family.name} with num_beams={copies[0]}, num_return_sequences={copies[1]} cannot "
+                    f"run request {item.index} of {task or 'the run'}, which holds several clips (or a clip cut into "
+                    "chunks): transformers' generate() copies each clip, not each request's clips together, so the "
+                    "copies would hear them in the wrong places; run it with num_beams=1 (--gen_kwargs num_beams=1)")
 
     def _without_unavailable(self, batch: list[RequestParts], run, kind: str) -> list:
         """Run the model on the rows whose audio exists and decodes; rows the loader marked
@@ -377,6 +397,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
 
     def _start_call(self, requests) -> None:
         self._requests = requests
+        self._prompts_counted: set[int] = set()  # the requests whose prompt is counted in run_record["prompts"]
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._not_run: dict[int, str] = {}  # requests answered empty for an unavailable clip: the loader's reason

@@ -107,13 +107,15 @@ def prompt_encoder(adapter) -> TemplateEncoder:
 class PromptsMixin:
     """``HFAudioLM``'s prompt rendering and processor calls (reads ``processor``, ``tokenizer``, ``adapter``,
     ``prompt_encoder``, ``system_prompt``, ``use_chat_template``, ``audio_prompt``, ``sampling_rate``; counts
-    prompts in ``run_record``)."""
+    prompts in ``run_record``, each request of a call once: ``_prompts_counted``)."""
 
     def _render(self, item: RequestParts, clips: list, add_generation_prompt: bool = True) -> Rendered:
         """The prompt for one request, with one audio slot per (chunked) clip; counted by kind in the results."""
         rendered = self._render_prompt(item, clips, add_generation_prompt)
-        kind = ("audio" if item.refs else "text") + ("_with_template" if rendered.templated else "_without_template")
-        self.run_record["prompts"][kind] += 1
+        if item.index not in self._prompts_counted:  # once per request, though a batch retried smaller renders it again
+            self._prompts_counted.add(item.index)
+            kind = ("audio" if item.refs else "text") + ("_with_template" if rendered.templated else "_without_template")
+            self.run_record["prompts"][kind] += 1
         return rendered
 
     def _render_prompt(self, item: RequestParts, clips: list, add_generation_prompt: bool) -> Rendered:

@@ -134,3 +134,38 @@ def test_silence_still_changes_the_answers_of_a_batch(tiny_qwen3_omni, varied_cl
     heard = model.generate_until([gen(f"<audio>Clip {i}?", [p], GREEDY_8) for i, p in enumerate(varied_clips[:8])])
     quiet = model.generate_until([gen(f"<audio>Clip {i}?", [p], GREEDY_8) for i, p in enumerate(silent)])
     assert sum(a != b for a, b in zip(heard, quiet)) >= 6
+
+
+@pytest.mark.parametrize("tiny_model", ["tiny_qwen3_omni", "tiny_phi4_multimodal"])  # a packed join and a padded one
+def test_beam_search_repeats_each_requests_encoding_per_beam(tiny_model, request, varied_clips):
+    """generate() repeats each row's inputs once per beam: each request's encoded clip is repeated as transformers
+    repeats its features, and the answers are those of batch size 1."""
+    pretrained = request.getfixturevalue(tiny_model)
+    beams = {**GREEDY_8, "num_beams": 2}
+    requests = [gen(f"<audio>Clip {i}?", [p], beams) for i, p in enumerate(varied_clips[:6])]
+    one = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=1).generate_until(requests)
+    four = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32", batch_size=4).generate_until(requests)
+    assert four == one and len(set(one)) > 2
+    two_clips = [gen("<audio>First, <audio>then?", varied_clips[:2], beams)]
+    model = HFAudioLM(pretrained=pretrained, device="cpu", dtype="float32")
+    model.model.generate = None  # refused before any request is answered
+    with pytest.raises(ValueError, match="num_beams=2, num_return_sequences=1 cannot run request 1 of the run, which "
+                                         "holds several clips"):
+        model.generate_until([requests[0], *two_clips])
+
+
+def test_a_transformers_without_the_families_audio_method_stops_in_one_line(tiny_qwen3_omni):
+    """A later transformers that renames the method: a refusal at load naming it, not a wrong or crashed run."""
+    import dataclasses
+
+    import transformers
+
+    from lm_eval_audio.model_wrappers.clip_encoding import EncodedAlone
+    from lm_eval_audio.model_wrappers.families import UnsupportedFamily
+
+    model = HFAudioLM(pretrained=tiny_qwen3_omni, device="cpu", dtype="float32")
+    renamed = dataclasses.replace(model.adapter.audio_method, name="get_sound_features")
+    with pytest.raises(UnsupportedFamily, match=f"hf-audio: Qwen3-Omni: the loaded Qwen3OmniMoeThinkerForConditional"
+                                                f"Generation has no model.get_sound_features in transformers "
+                                                f"{transformers.__version__}"):
+        EncodedAlone(model.model, renamed, "Qwen3-Omni")

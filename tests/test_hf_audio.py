@@ -239,7 +239,8 @@ def test_a_batch_that_does_not_fit_is_retried_smaller_counted_and_said(tiny_qwen
     assert model.notes.data_notes["out_of_memory_retries"] == {"generate_until": 1}
     assert model.batch_sizes == {"generate_until": 4}
     assert "a batch of 8 generate_until requests ran out of memory (OutOfMemoryError: CUDA out of memory" in caplog.text
-    assert "it runs again as batches of 4" in caplog.text
+    assert "it runs again in batches of 4, and the following generate_until batches at the largest size that fits" \
+        in caplog.text
 
 
 def test_a_request_that_does_not_fit_alone_is_a_counted_failure(tiny_qwen2_audio, clips):
@@ -253,6 +254,7 @@ def test_a_request_that_does_not_fit_alone_is_a_counted_failure(tiny_qwen2_audio
     assert [a for i, a in enumerate(answers) if i != 2] == [a for i, a in enumerate(reference) if i != 2]
     assert model.notes.data_notes["failed_request_counts"] == {"unknown_task": 1}
     assert model.notes.data_notes["out_of_memory_retries"] == {"generate_until": 2}  # 4 -> 2 -> 1
+    assert model.batch_sizes == {"generate_until": 2}  # the others fitted two at a time: the one request lowers nothing
 
 
 def test_other_errors_are_not_mistaken_for_out_of_memory(tiny_qwen2_audio, clips):
