@@ -125,6 +125,7 @@ def test_readme_main_job_runs_as_written(tmp_path):
     assert (tmp_path / "report" / f"radar_{model}.png").exists()
 
 
+@pytest.mark.slow  # the README's example through lm_eval: about 13 s
 def test_readme_one_file_example_task(tiny_qwen2_audio, tmp_path):
     """docs/TASKS.md's "Add a task as one YAML file" example, as documented, run where one of its clips is corrupt:
     the failed item is in the printed output of this task of the user's own, not only in a warning."""
@@ -199,6 +200,7 @@ def _cache_task(folder, clips):
     )
 
 
+@pytest.mark.slow  # lm_eval runs with --use_cache: about 15 s
 def test_use_cache_keys_on_audio_content(tiny_qwen2_audio, tmp_path):
     clips = [tmp_path / "a.wav", tmp_path / "b.wav"]
     for i, p in enumerate(clips):
@@ -230,6 +232,7 @@ def test_data_parallel_two_processes_match_one(tiny_qwen2_audio, tmp_path):
     assert results_json(tmp_path / "one")["results"] == results_json(tmp_path / "two")["results"]
 
 
+@pytest.mark.slow  # lm-eval's task index built twice: about 15 s
 def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks(monkeypatch):
     from lm_eval.tasks import TaskManager
 

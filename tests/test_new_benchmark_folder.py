@@ -89,6 +89,7 @@ def test_the_copy_passes_the_checks_every_benchmark_folder_passes(copied):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow  # a copied benchmark folder through lm_eval: about 15 s
 def test_the_copys_sample_runs_end_to_end(copied, tiny_qwen2_audio, tmp_path):
     proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
                     "--tasks", f"{NEW}_sample", "--gen_kwargs", "max_gen_toks=8", "--batch_size", "4",
