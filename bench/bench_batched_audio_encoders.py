@@ -21,28 +21,14 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-import soundfile as sf
 import torch
 from lm_eval.api.instance import Instance
 
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 from lm_eval_audio.testing.tiny_models import BUILDERS
+from tone_clips import write_tone_clips
 
 FAMILIES = ("qwen3_omni", "phi4_multimodal", "gemma3n", "granite_speech")
-
-
-def _clips(folder: Path, count: int) -> list[str]:
-    rng = np.random.default_rng(0)
-    paths = []
-    for i in range(count):
-        seconds = float(rng.uniform(0.4, 6.0))
-        t = np.arange(int(seconds * 16000)) / 16000
-        wave = 0.3 * np.sin(2 * np.pi * (150 + 23 * i) * t) + 0.05 * rng.standard_normal(t.size)
-        path = folder / f"clip_{i:03d}.wav"
-        sf.write(path, wave.astype(np.float32), 16000)
-        paths.append(str(path))
-    return paths
 
 
 def _timed(model, method: str, requests, repeats: int) -> tuple[float, list]:
@@ -63,7 +49,7 @@ def main() -> None:
     logging.getLogger("lm_eval").setLevel(logging.WARNING)
     torch.set_num_threads(2)
     work = Path(tempfile.mkdtemp(prefix="bench_batched_audio_"))
-    clips = _clips(work, args.requests)
+    clips = write_tone_clips(work, args.requests, (0.4, 6.0), 150, 23, noise=0.05)
     settings = {"until": ["\n"], "max_gen_toks": args.new_tokens, "do_sample": False}
     generation = [Instance("generate_until", {}, (f"<audio>Describe clip {i}.", settings, {"audio": [p]}), 0)
                   for i, p in enumerate(clips)]

@@ -20,14 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-import soundfile as sf
 import torch
 
 from lm_eval.api.instance import Instance
 
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 from lm_eval_audio.testing.tiny_models.qwen2_audio import build_qwen2_audio
+from tone_clips import write_tone_clips
 
 
 def main() -> None:
@@ -39,14 +38,7 @@ def main() -> None:
     torch.set_num_threads(2)
     work = Path(tempfile.mkdtemp(prefix="bench_batching_"))
     model_dir = build_qwen2_audio(str(work / "model"))
-    rng = np.random.default_rng(0)
-    clips = []
-    for i in range(args.requests):
-        seconds = float(rng.uniform(0.5, 6.0))
-        t = np.arange(int(seconds * 16000)) / 16000
-        path = work / f"clip_{i:03d}.wav"
-        sf.write(path, (0.3 * np.sin(2 * np.pi * (150 + 10 * i) * t)).astype(np.float32), 16000)
-        clips.append(str(path))
+    clips = write_tone_clips(work, args.requests, (0.5, 6.0), 150, 10)
     gen = [
         Instance("generate_until", {}, (f"<audio>Describe clip {i}.", {"until": ["\n"], "max_gen_toks": 16, "do_sample": False}, {"audio": [p]}), 0)
         for i, p in enumerate(clips)
