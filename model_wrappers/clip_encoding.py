@@ -56,6 +56,12 @@ def _pad_to(tensor: torch.Tensor, shape: tuple[int, ...], value, side: str = "ri
     return F.pad(tensor, pads, value=value) if any(pads) else tensor
 
 
+def _padded_alike(tensors: list, value, side: str = "right") -> list:
+    """The tensors padded with ``value`` to the largest size on each axis but the first (see :func:`_pad_to`)."""
+    shape = tuple(max(t.shape[axis] for t in tensors) for axis in range(tensors[0].dim()))
+    return [_pad_to(t, shape, value, side) for t in tensors]
+
+
 def collate(rows: list[dict], padding_side: str, pad_id: int, encoder_only: tuple[str, ...] = ()) -> CollatedInputs:
     """One batch of model inputs from each request's own processor output (``rows``, in batch order).
 
@@ -76,19 +82,19 @@ def collate(rows: list[dict], padding_side: str, pad_id: int, encoder_only: tupl
         tensors = [row[key] for row in rows]
         if not all(isinstance(t, torch.Tensor) for t in tensors):
             raise RuntimeError(f"hf-audio: the processor's {key!r} is not a tensor; it cannot be collated")
-        shape = tuple(max(t.shape[axis] for t in tensors) for axis in range(tensors[0].dim()))
         if key in TEXT_KEYS:
-            value = pad_id if key == "input_ids" else 0
-            batch[key] = torch.cat([_pad_to(t, shape, value, padding_side) for t in tensors])
+            batch[key] = torch.cat(_padded_alike(tensors, pad_id if key == "input_ids" else 0, padding_side))
         else:
-            batch[key] = torch.cat([_pad_to(t, shape, False if t.dtype == torch.bool else 0) for t in tensors])
+            batch[key] = torch.cat(_padded_alike(tensors, False if tensors[0].dtype == torch.bool else 0))
     return CollatedInputs(batch, rows)
 
 
 def packed(outputs: list):
     """The per-request outputs of a method that returns its clips' frames packed along the first axis (Qwen3-Omni's
     ``get_audio_features``), joined: concatenated."""
-    return _join(outputs, lambda field, tensors: _cat(tensors, field, padded=False))
+    import torch
+
+    return _join(outputs, lambda field, tensors: torch.cat(tensors))
 
 
 def padded(fills: dict[str, object] | None = None):
@@ -96,18 +102,10 @@ def padded(fills: dict[str, object] | None = None):
     Phi-4's encoder): each request's rows zero-padded to the longest (``fills`` gives another value per field, e.g.
     Gemma 3n's ``audio_mel_mask``: True, padding) and concatenated. The model reads each clip's own frames only (its
     mask, or its ``audio_embed_sizes``)."""
-    fills = fills or {}
-    return lambda outputs: _join(outputs, lambda field, tensors: _cat(tensors, field, padded=True,
-                                                                      value=fills.get(field, 0)))
-
-
-def _cat(tensors: list, field: str, padded: bool, value=0):
     import torch
 
-    if padded:
-        shape = tuple(max(t.shape[axis] for t in tensors) for axis in range(tensors[0].dim()))
-        tensors = [_pad_to(t, shape, value) for t in tensors]
-    return torch.cat(tensors)
+    fills = fills or {}
+    return lambda outputs: _join(outputs, lambda field, tensors: torch.cat(_padded_alike(tensors, fills.get(field, 0))))
 
 
 def _join(outputs: list, combine: Callable[[str, list], object]):
@@ -166,7 +164,7 @@ class EncodedAlone:
                 f"hf-audio: {family}: the loaded {type(model).__name__} has no {'.'.join(filter(None, (method.owner, method.name)))} "
                 f"in transformers {__version__} ({e}), where hf-audio encodes each request's audio on its own; install "
                 "the transformers of requirements/lock.txt") from e
-        self.method, self.family, self.config = method, family, model.config
+        self.owner, self.method, self.family, self.config = owner, method, family, model.config
         self._rows: list[dict] | None = None
         setattr(owner, method.name, self)
 

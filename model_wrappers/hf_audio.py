@@ -308,9 +308,10 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         return outs
 
     def _refuse_copies_of_several_clips(self, items: list[RequestParts]) -> None:
-        """Before any request is answered: generate() repeats each clip once per beam or returned sequence, not each
-        request's clips together, so for a family whose clips are encoded per request (``clip_encoding``) a request
-        with several clips (or one clip cut into chunks) cannot be copied so: refused, naming the request."""
+        """generate() repeats each clip once per beam or returned sequence, not each request's clips together, so for a
+        family whose clips are encoded per request (``clip_encoding``) a request with several clips (or one clip cut
+        into chunks) cannot be copied so: such a request is not run, and fails alone as a counted failed request with
+        the reason (the run's other answers are kept)."""
         config = getattr(self.model, "generation_config", None)
         for item in items:
             settings = {**self._neutral_generation, **generation_settings(item.second, self.max_new_tokens).other}
@@ -318,19 +319,21 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
             chunked = (self.long_audio == "chunk" and self.max_audio_seconds is not None
                        and item.seconds > self.max_audio_seconds)
             if copies != [1, 1] and (len(item.refs) > 1 or chunked):
-                task = getattr(self._requests[item.index], "task_name", None)
-                raise ValueError(
-                    f"hf-audio: {self.family.name} with num_beams={copies[0]}, num_return_sequences={copies[1]} cannot "
-                    f"run request {item.index} of {task or 'the run'}, which holds several clips (or a clip cut into "
-                    "chunks): transformers' generate() copies each clip, not each request's clips together, so the "
-                    "copies would hear them in the wrong places; run it with num_beams=1 (--gen_kwargs num_beams=1)")
+                self._refused[item.index] = (
+                    f"{self.family.name} with num_beams={copies[0]}, num_return_sequences={copies[1]} cannot run a "
+                    "request holding several clips (or a clip cut into chunks): transformers' generate() copies each "
+                    "clip, not each request's clips together, so the copies would hear them in the wrong places; run "
+                    "it with num_beams=1 (--gen_kwargs num_beams=1)")
 
     def _without_unavailable(self, batch: list[RequestParts], run, kind: str) -> list:
         """Run the model on the rows whose audio exists and decodes; rows the loader marked
-        unavailable get a ``not_run`` failure, rows whose clip cannot be decoded a counted failure."""
-        keep = [item for item in batch if item.unavailable is None]
+        unavailable get a ``not_run`` failure, rows whose clip cannot be decoded, or that the family cannot run
+        (``_refused``), a counted failure."""
+        keep = [item for item in batch if item.unavailable is None and item.index not in self._refused]
         self._not_run.update((item.index, item.unavailable) for item in batch if item.unavailable is not None)
-        failed = {}
+        failed = {item.index: failed_requests.record(self.notes, WHO, self._requests[item.index],
+                                                     self._refused[item.index], kind)
+                  for item in batch if item.unavailable is None and item.index in self._refused}
         while True:
             try:
                 results = iter(run(keep) if keep else [])
@@ -401,6 +404,7 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         self._decoded.clear()
         self._long_clips: dict[str, set] = {"truncated": set(), "chunked": set()}  # clips by content key
         self._not_run: dict[int, str] = {}  # requests answered empty for an unavailable clip: the loader's reason
+        self._refused: dict[int, str] = {}  # requests the family cannot run as asked, and why: counted failures
         self._last_prompt = None  # (document key, its prompt pass, its row), see _score_documents
 
     def _quiet(self, disable_tqdm: bool) -> bool:
