@@ -33,7 +33,7 @@ from collections.abc import Callable
 from lm_eval_audio.endpoints import chat_api
 from lm_eval_audio.judges.judge_cache import JudgeCache, cache_key
 from lm_eval_audio.judges.judge_config import JudgeConfig
-from lm_eval_audio.storage import said_once
+from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.judge")
 
@@ -186,7 +186,7 @@ class JudgeEngine:
                 parsed = reader(reply)
             except (ValueError, OverflowError) as e:  # a reply no reading expects (a 5,000-digit rating): unparsable
                 parsed = None
-                if said_once.first_time_in_process(("judge reader raised", getattr(reader, "__qualname__", ""))):
+                if run_state.current().first_time(("judge reader raised", getattr(reader, "__qualname__", ""))):
                     log.warning("a judge reply broke its reading (%s: %s): counted as an unparsable reply, and any "
                                 "other one that does", type(e).__name__, str(e)[:200])
             if parsed is not None:

@@ -1,11 +1,11 @@
-"""Which judge scores a task: the configured endpoint, else the bundled smoke-test judge when
-the task's YAML asks for it, else none."""
+"""A task's judge as its scoring reads it: the one the run resolved for it (``harness.preflight``: the configured
+endpoint, else the bundled smoke-test judge when the task's YAML asks for it, else none)."""
 
 from __future__ import annotations
 
 from lm_eval_audio.judges import smoke_test_judge
 from lm_eval_audio.judges.judge_config import HOW_TO_CONFIGURE, JudgeConfig, JudgeConfigError, _settings, \
-    default_cache_path, resolve
+    default_cache_path
 
 
 def benchmark_key(task_name: str | None) -> str | None:
@@ -16,25 +16,19 @@ def benchmark_key(task_name: str | None) -> str | None:
     return benchmark.key if benchmark is not None else None
 
 
-def for_task(metadata: dict | None = None, task_name: str | None = None) -> JudgeConfig | None:
-    """The judge of a task: the endpoint configured for its benchmark or the run, else the bundled smoke-test
-    judge when the task's YAML asks for it (``smoke_test_judge: smollm2``), else None."""
-    config = resolve(metadata, benchmark_key(task_name))
-    if config is not None:
-        return config
-    metadata = dict(metadata or {})
-    if not smoke_test_judge.requested(metadata):
-        return None
+def smoke_test(metadata: dict | None) -> JudgeConfig:
+    """The bundled smoke-test judge, serving in this process (started on first use)."""
     return JudgeConfig(
         model=smoke_test_judge.NAME, base_url=smoke_test_judge.url(), concurrency=1,
-        cache_path=_settings(metadata)["judge_cache"] or default_cache_path(),
+        cache_path=_settings(dict(metadata or {}))["judge_cache"] or default_cache_path(),
         max_tokens=smoke_test_judge.MAX_TOKENS, max_parse_attempts=smoke_test_judge.MAX_PARSE_ATTEMPTS, smoke_test=True,
     )
 
 
 def for_aggregation(task) -> JudgeConfig:
-    """The judge of ``task`` (its ``metrics.task_scoring.TaskScoring``); raises naming the task if none is configured."""
-    config = for_task(task.metadata, task.name)
-    if config is None:
-        raise JudgeConfigError(f"{task.name} is scored by an LLM judge and none is configured: " + HOW_TO_CONFIGURE)
-    return config
+    """The judge the run resolved for ``task`` (its ``metrics.task_scoring.TaskScoring``: ``task.judge``); an
+    aggregation asks for it only where ``task.judged``, so None here is a task folder's mistake, said as one."""
+    if task.judge is None:
+        raise JudgeConfigError(f"{task.name}: its aggregation asked for a judge the run did not give it (read "
+                               "task.judged first); " + HOW_TO_CONFIGURE)
+    return task.judge

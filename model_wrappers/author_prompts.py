@@ -30,54 +30,23 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError
 from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.speech_sets import PROMPT_KEY as OVERRIDE_KEY  # the explicit instruction: it wins
 from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.endpoints.model_args import PROMPT_SOURCES
+from lm_eval_audio.model_wrappers import family_adapters
+from lm_eval_audio.model_wrappers.families import Family
+from lm_eval_audio.model_wrappers.family_adapters.audio_flamingo import AUDIO_FLAMINGO_3
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_audio import QWEN2_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN3_OMNI
 
 KEY = "prompts"
 MODES = PROMPT_SOURCES
-OVERRIDE_KEY = "prompt"  # --metadata prompt=: the explicit instruction, which wins over both modes
 OWN = "the benchmark's own (the authors' stated setting)"
 
 
 class AuthorPromptError(LayoutDataError):
     """``prompts=`` that cannot be followed: an unknown value, or a model whose family has no authors' prompts."""
-
-
-@dataclass(frozen=True)
-class Family:
-    name: str
-    name_parts: tuple[str, ...]  # lower-cased substrings of a Hub id, a folder's path or a served model's name
-    model_types: tuple[str, ...]  # config.json's model_type of a local checkpoint folder
-    notes: str  # what the authors' evaluations did besides the prompt, for every benchmark
-
-
-FAMILIES = (
-    Family("Qwen3-Omni", ("qwen3-omni",), ("qwen3_omni_moe", "qwen3_omni_moe_thinker"),
-           # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation"
-           "Qwen3-Omni's README: no system prompt for any evaluation benchmark; the text after the audio; Instruct "
-           "models decode greedily, Thinking models with their generation_config.json"),
-    Family("Qwen2.5-Omni", ("qwen2.5-omni",), ("qwen2_5_omni",),
-           # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66
-           "the prompts as Kimi-Audio-Evalkit reproduces them from the Qwen2.5-Omni cookbooks "
-           "(almeval/models/qwen_omni.py:27-66), each with a system prompt of its task (in notes): a model "
-           "argument here, system_prompt= in --model_args"),
-    Family("Qwen2-Audio", ("qwen2-audio",), ("qwen2_audio",),
-           # QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_asr.py:61 and :209
-           "Qwen2-Audio's evaluation ran the BASE model (Qwen/Qwen2-Audio-7B) with no chat template: "
-           "'<|audio_bos|><|AUDIO|><|audio_eos|>' then the prompt (eval_audio/evaluate_asr.py:61), greedy, "
-           "max_new_tokens=256; an Instruct checkpoint or a chat template is another setting (hf-audio: the base "
-           "checkpoint with chat_template=false comes closest). The prompt texts live in jsonl files on Alibaba's "
-           "OSS, not in the repository: as Kimi-Audio-Evalkit reproduces them (almeval/models/qwen_audio.py)"),
-    Family("Audio Flamingo 3", ("audio-flamingo-3",), ("audioflamingo3",),
-           # NVIDIA/audio-flamingo@1337fb9 llava/eval/eval_audio_bench.py:115, chat_templates/qwen2.jinja
-           "Audio Flamingo 3's evaluation asks each item's question as its eval JSON writes it (the evaluation "
-           "script in llava/eval/, line 115), with the checkpoint's generation config; its chat template adds the "
-           "system turn 'You are a helpful assistant.' where none is given"),
-    Family("Kimi-Audio", ("kimi-audio",), (),
-           # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:18-57
-           "Kimi-Audio-Evalkit sends the text BEFORE the audio (almeval/models/kimi_audio.py:31-57); here the "
-           "model wrapper's order applies. transformers does not implement Kimi-Audio: serve it, use openai-audio"),
-)
 
 
 @dataclass(frozen=True)
@@ -145,24 +114,24 @@ AF3_ASR_NOTES = ("answer extraction: the model answers with a framing sentence (
                  "count as errors")
 
 
-def speech_recognition(language: str, name: str) -> dict:
+def speech_recognition(language: str, name: str) -> dict[Family, Published]:
     """The families' published speech recognition prompts for speech in ``language`` (ISO 639: ``en``, ``zh`` for
     Mandarin, ``yue``, ...), whose English name is ``name``: Qwen3-Omni's for every language, the others' for the
     languages their authors evaluated."""
-    out = {"Qwen3-Omni": Published(QWEN3_OMNI_ASR_CHINESE if language == "zh" else
+    out = {QWEN3_OMNI: Published(QWEN3_OMNI_ASR_CHINESE if language == "zh" else
                                    QWEN3_OMNI_ASR_OTHER.format(language=name), QWEN3_OMNI_SOURCE.format(task="ASR"))}
     if language in QWEN2_AUDIO_ASR_TAGS:
-        out["Qwen2-Audio"] = Published(QWEN2_AUDIO_ASR.format(tag=language), QWEN2_AUDIO_ASR_SOURCE)
+        out[QWEN2_AUDIO] = Published(QWEN2_AUDIO_ASR.format(tag=language), QWEN2_AUDIO_ASR_SOURCE)
     if language in QWEN2_5_OMNI_ASR:
-        out["Qwen2.5-Omni"] = Published(QWEN2_5_OMNI_ASR[language], QWEN2_5_OMNI_SOURCE, QWEN2_5_OMNI_ASR_NOTES)
+        out[QWEN2_5_OMNI] = Published(QWEN2_5_OMNI_ASR[language], QWEN2_5_OMNI_SOURCE, QWEN2_5_OMNI_ASR_NOTES)
     if language == "en":
-        out["Audio Flamingo 3"] = Published(AF3_ASR, AF3_ASR_SOURCE, AF3_ASR_NOTES)
+        out[AUDIO_FLAMINGO_3] = Published(AF3_ASR, AF3_ASR_SOURCE, AF3_ASR_NOTES)
     return out
 
 
-def speech_translation(source: str, target: str) -> dict:
+def speech_translation(source: str, target: str) -> dict[Family, Published]:
     """The families' published speech translation prompts from ``source`` into ``target`` (English names)."""
-    return {"Qwen3-Omni": Published(QWEN3_OMNI_S2TT.format(source=source, target=target),
+    return {QWEN3_OMNI: Published(QWEN3_OMNI_S2TT.format(source=source, target=target),
                                     QWEN3_OMNI_SOURCE.format(task="S2TT"))}
 
 
@@ -195,25 +164,29 @@ def _model_type(name: str) -> str:
     return ""
 
 
-def family(metadata: dict) -> str:
-    """The model's family: a local folder's ``model_type``, else a family's name in the model's name (case aside);
-    one line naming the model and the families that have authors' prompts where neither tells."""
+def with_authors_prompts() -> tuple[Family, ...]:
+    """The families whose authors published prompts (their records carry ``authors_notes``)."""
+    return tuple(f for f in family_adapters.all_families() if f.authors_notes)
+
+
+def family(metadata: dict) -> Family:
+    """The model's family: a local folder's ``model_type``, else a family's name part in the model's name (case
+    aside); one line naming the model and the families that have authors' prompts where neither tells, or where the
+    family has none."""
     name = model_name(metadata)
-    known = ", ".join(f.name for f in FAMILIES)
+    known = ", ".join(f.name for f in with_authors_prompts())
     if not name:
         raise AuthorPromptError(f"{KEY}=authors needs the model's name to find its family: pretrained= (hf-audio) "
                                 f"or model= (openai-audio) in --model_args. Families with authors' prompts: {known}")
     model_type = _model_type(name)
-    for fam in FAMILIES:
-        if model_type in fam.model_types:
-            return fam.name
-    lowered = name.lower().replace("_", "-")
-    for fam in FAMILIES:
-        if any(part in lowered for part in fam.name_parts):
-            return fam.name
-    found = f" (config.json model_type {model_type!r})" if model_type else ""
-    raise AuthorPromptError(f"{KEY}=authors: the model {name!r}{found} is of no family with authors' prompts; "
-                            f"families with authors' prompts: {known}. Use {KEY}=benchmark (the default) for it")
+    found = family_adapters.of_model_type(model_type) or family_adapters.named_in(name.replace("_", "-"),
+                                                                                 with_authors_prompts())
+    if found is not None and found.authors_notes:
+        return found
+    what = f" (config.json model_type {model_type!r})" if model_type else ""
+    of = f"of the family {found.name}, which has no authors' prompts" if found else "of no family with authors' prompts"
+    raise AuthorPromptError(f"{KEY}=authors: the model {name!r}{what} is {of}; families with authors' prompts: "
+                            f"{known}. Use {KEY}=benchmark (the default) for it")
 
 
 def check(metadata: dict) -> None:
@@ -236,14 +209,14 @@ def authors_text(notes: DataNotes, label: str, metadata: dict, declared: dict, b
                  overridable: bool = True) -> str | None:
     """Under ``prompts=authors``, the authors' prompt (a :class:`Published` ``text``) for the task ``label`` of
     ``benchmark``, or None where the benchmark's own is asked; what applied, and why, recorded under
-    ``prompt_source``. ``declared``: the folder's entries by family name. ``overridable``: the task reads the
+    ``prompt_source``. ``declared``: the folder's entries by family record. ``overridable``: the task reads the
     ``prompt`` override (which then wins). None under ``prompts=benchmark``, with nothing recorded."""
     if mode(metadata) != "authors":
         return None
     fam = family(metadata)
     entry = declared.get(fam)
-    record = {"family": fam, "model": model_name(metadata), "prompts": "authors",
-              "family_notes": next(f.notes for f in FAMILIES if f.name == fam)}
+    record = {"family": fam.name, "model": model_name(metadata), "prompts": "authors",
+              "family_notes": fam.authors_notes}
     text = None
     if isinstance(entry, Published):
         text = entry.text
@@ -258,7 +231,7 @@ def authors_text(notes: DataNotes, label: str, metadata: dict, declared: dict, b
         record.update(asked="the benchmark's own", authors_prompt=entry.text, citation=entry.source,
                       not_used=entry.reason)
     else:
-        record["asked"] = f"no published prompt for {fam} on {benchmark}: the benchmark's own"
+        record["asked"] = f"no published prompt for {fam.name} on {benchmark}: the benchmark's own"
     if overridable and metadata.get(OVERRIDE_KEY) is not None:
         record["override"] = f"--metadata {OVERRIDE_KEY} given: it is asked, in place of the above"
         record["asked"] = f"the {OVERRIDE_KEY}= override (it wins over {KEY}=authors)"

@@ -1,12 +1,18 @@
-"""What a model family is to ``hf-audio`` (:class:`Family`), and the families it refuses (:data:`REFUSED`); which
-family a checkpoint is, from its ``config.json`` before any weight loads, is ``family_adapters.resolve``.
+"""What a model family is (:class:`Family`): one record per family, everything the plugin knows about it.
+
+A proven family's record sits in its module of ``family_adapters`` beside the adapter that runs it; the families
+``hf-audio`` does not run sit there too (``family_adapters.not_run``): those transformers builds wrong or not at all
+(:attr:`Family.refused`), and those only their own server runs (:attr:`Family.served`). The adapter registry, the
+refusals, the served recipes, the authors' prompts (``model_wrappers.author_prompts``), the family table of
+docs/MODELS.md (``lm-eval-audio families``) and the family proofs of the tests all read these records
+(``family_adapters.all_families``), so a family is named in one place.
 
 A family is run only where a tiny model of its real transformers classes shows the prompt tokens, batch
-invariance and audio reaching the model (``tests/test_model_families.py``). A family that is known to go
-wrong through the generic path (processor ``audio=``, chat template, ``generate``, one forward for
-scoring) stops at load with one line that names it and what to do instead, because its numbers would look
-fine and be wrong. An audio family we know nothing about stops too, unless ``family=generic`` asks for
-the generic path explicitly; text-only causal LMs (the cascade's LLM) need no family.
+invariance and audio reaching the model (its :attr:`Family.tiny_models`, run by ``tests/test_model_families.py``).
+A family that is known to go wrong through the generic path stops at load with one line that names it and what to
+do instead, because its numbers would look fine and be wrong. An audio family we know nothing about stops too,
+unless ``family=generic`` asks for the generic path explicitly; text-only causal LMs (the cascade's LLM) need no
+family.
 """
 
 from __future__ import annotations
@@ -14,56 +20,65 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GENERIC = "generic"
+SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
+
+
+@dataclass(frozen=True)
+class Served:
+    """How a family transformers does not implement is evaluated here: the server that implements it (and from
+    which version, as far as confirmed), its serve command ("" where no server is known) and the ``model=`` to
+    pass (docs/SERVING.md holds each recipe's sources)."""
+
+    server: str = ""
+    serve: str = ""
+    model: str = ""
 
 
 @dataclass(frozen=True)
 class Family:
+    """One model family. ``model_types``: config.json's ``model_type`` of its checkpoints; ``name_parts``: lower-case
+    substrings of a Hub id, a folder's name, ``architectures`` or a served model's name that identify it where no
+    ``model_type`` does (a served model, a checkpoint with custom code); ``example``: a checkpoint; ``extra``: the
+    setup.cfg extra holding the packages its adapter checks for; ``tiny_models``: the
+    ``testing.tiny_models.BUILDERS`` entries that prove it (its tests run on each); ``thinking_budget``: the new
+    tokens its documentation gives a thinking variant for trace and answer together; ``authors_notes``: what its
+    authors' evaluations did besides the prompt, for a family whose authors published prompts
+    (``author_prompts``); ``refused``: why ``hf-audio`` does not run it; ``served``: how it is evaluated instead."""
+
     name: str
-    model_types: tuple[str, ...]
-    example: str
+    model_types: tuple[str, ...] = ()
+    example: str = ""
+    name_parts: tuple[str, ...] = ()
+    extra: str | None = None
+    tiny_models: tuple[str, ...] = ()
+    thinking_budget: int | None = None
+    authors_notes: str = ""
+    refused: str = ""
+    served: Served | None = None
+
+    @property
+    def runs(self) -> bool:
+        """Whether ``hf-audio`` runs it."""
+        return not self.refused and self.served is None
+
+    def refusal(self, pretrained: str, model_type: str = "") -> str:
+        """The one line ``hf-audio`` stops with on one of its checkpoints: the family, and how to evaluate it here."""
+        if self.served is not None:
+            start = (f"hf-audio: {pretrained!r} is a {self.name} checkpoint, a family transformers does not "
+                     "implement; ")
+            if not self.served.serve:
+                return start + ("no OpenAI-compatible server implements it that we could confirm (no vLLM or SGLang "
+                                "support; its authors ship their own demo code), so it cannot be evaluated here yet "
+                                "(docs/SERVING.md)")
+            return (start + f"serve it with {self.served.server}: {self.served.serve}, then --model openai-audio "
+                    f"--model_args base_url=http://HOST:8000/v1,model={self.served.model} (docs/SERVING.md)")
+        where = f", model_type {model_type}" if model_type else ""
+        return (f"hf-audio: {self.name} ({pretrained!r}{where}) is not supported yet: {self.refused}; {SERVE}, or "
+                "evaluate a supported family (see docs/MODELS.md, 'Model families')")
 
 
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
-
-SERVE = "serve it with its own server (e.g. vLLM) and use --model openai-audio"
-
-# model_type -> (family, what goes wrong through the generic path). Each reason was measured with a
-# tiny model of the family's own classes (transformers 5.23); see the family table in docs/MODELS.md, "Model families".
-_NEMOTRON_OMNI = ("Nemotron-H Omni", "its Mamba layers' state cannot be reused for the options of multiple-choice scoring "
-                  "(the generic path crashes there), its sound encoder is not padding-invariant for some clip lengths, "
-                  "and the published checkpoint carries custom code (model_type NemotronH_Nano_Omni_Reasoning_V3); not "
-                  "adapted yet")
-_ASR_ONLY = "a speech recognizer, not a model that answers a benchmark's instruction"
-REFUSED: dict[str, tuple[str, str]] = {
-    "qwen2_5_omni_thinker": ("Qwen2.5-Omni", "a thinker saved on its own is not adapted (the published "
-                             "checkpoints, model_type qwen2_5_omni, are)"),
-    "nemotron_h_omni": _NEMOTRON_OMNI,
-    "NemotronH_Nano_Omni_Reasoning_V3": _NEMOTRON_OMNI,
-    "cosmos3_omni": ("Cosmos3-Omni", "transformers builds only its text and vision parts (its audio towers are dropped "
-                     "at load): it would answer without hearing"),
-    "qwen3_asr": ("Qwen3-ASR", f"{_ASR_ONLY}: its transcripts start with 'language X<asr_text>', which a WER would "
-                  "count as words"),
-    "vibevoice_asr": ("VibeVoice-ASR", f"{_ASR_ONLY}: it writes JSON with speakers and timestamps, which a WER would "
-                      "count as words"),
-    "moss_transcribe_diarize": ("MOSS-Transcribe-Diarize", f"{_ASR_ONLY}: its transcripts carry speaker and time "
-                                "tags, which a WER would count as words"),
-    "voxtral_realtime": ("Voxtral Realtime", f"{_ASR_ONLY}: a streaming model whose processor takes audio alone, so "
-                         "no instruction reaches it"),
-    "kyutai_speech_to_text": ("Kyutai STT", f"{_ASR_ONLY}: a streaming model that takes no text prompt"),
-    "glmasr": ("GLM-ASR", f"{_ASR_ONLY}: its processor takes exactly one clip per prompt and no text-only row"),
-    "fun_asr_nano": ("Fun-ASR-Nano", f"{_ASR_ONLY}: it is asked with its own fixed Chinese instruction"),
-    "granite_speech5_ctc": ("Granite Speech 5 CTC", f"{_ASR_ONLY}: a CTC model with no language model, prompt or "
-                            "generate()"),
-    "cohere_asr": ("Cohere ASR", f"{_ASR_ONLY}: an encoder-decoder with no chat template or instruction"),
-    "nemo_speechlm": ("Nemotron 3.5 Transcribe", f"{_ASR_ONLY}: its transcripts carry speaker tags (<spk:N>), which a "
-                      "WER would count as words"),
-    # transformers 5.24: OmniASRProcessor.apply_transcription_request(audio, language=) writes the whole prompt
-    # (clip, language token, BOS); OmniASRCTCProcessor takes audio alone.
-    "omniasr": ("Omnilingual ASR", f"{_ASR_ONLY}: its prompt is the clip and a language code, with no place for an "
-                "instruction"),
-    "omniasr_ctc": ("Omnilingual ASR CTC", f"{_ASR_ONLY}: a CTC model with no language model or prompt"),
-}
 
 
 class UnsupportedFamily(ValueError):

@@ -216,12 +216,22 @@ def results_json(output_path: Path) -> dict:
     return json.loads(found[-1].read_text())
 
 
+def judge_of(name: str, metadata: dict | None = None):
+    """The judge a run resolves for the task ``name`` with ``metadata`` (harness.preflight.judges_of), or None."""
+    from lm_eval_audio.harness.preflight import judges_of
+
+    return judges_of({name: {"judge": "optional", **(metadata or {})}}).by_task()[name]
+
+
 def task_scoring(name: str = "test_task", metadata: dict | None = None, judged: bool = False):
     """What our tasks hand their ``process_results`` and aggregation functions (``harness.task_building``): the
-    task's ``TaskScoring`` for one run (``judged``: whether the run has a judge)."""
+    task's ``TaskScoring`` for one run (``judged``: with the judge the run resolves from ``metadata`` and the
+    environment, which must give one)."""
+    from lm_eval_audio.judges.judge_config import JudgeConfig
     from lm_eval_audio.metrics.task_scoring import TaskScoring
 
-    return TaskScoring(name, dict(metadata or {}), judged=judged)
+    judge = (judge_of(name, metadata) or JudgeConfig()) if judged else None
+    return TaskScoring(name, dict(metadata or {}), judge=judge)
 
 
 def write_snapshot(root: Path, foundation: list[dict] = (), chat: list[dict] = (), skip_files=()) -> Path:

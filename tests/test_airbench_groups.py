@@ -7,7 +7,7 @@ import re
 from collections import defaultdict
 
 import pytest
-from conftest import foundation_item, write_snapshot
+from conftest import foundation_item, judge_of, write_snapshot
 from scripted_judge import ScriptedJudge
 
 from lm_eval_audio.tasks.airbench import data as airbench
@@ -103,7 +103,7 @@ def _chat_scores(tmp_path, monkeypatch, faults=None):
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         raw = {}
         for name, task in tasks.items():
-            task.start_scoring(True, set())  # as the run's evaluate does, once its preflight found the judge
+            task.start_scoring(judge_of(name, task.config.metadata), set())  # as the run's evaluate does
             raw[name] = defaultdict(list)
             for doc in task.test_docs():
                 for metric, value in task.process_results(doc, ["an answer"]).items():
@@ -145,7 +145,7 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     score_foundation.py prints each folder's accuracy."""
     from lm_eval_audio.storage import run_state
 
-    run_state.reset()
+    run_state.fresh()
     answers = {0: "A.", 1: "A.", 2: "B.", 3: "unsure", 4: "unsure", 5: "A."}
     items = [foundation_item(i, "Music_AQA", dataset_name="ds1" if i < 3 else "ds2") for i in answers]
     root = write_snapshot(tmp_path, items)
@@ -156,7 +156,7 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
         monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
         tasks, groups = _load(["airbench_foundation_music_aqa"], root)
         (name, task), = tasks.items()
-        task.start_scoring(True, set())  # as the run's evaluate does, once its preflight found a judge
+        task.start_scoring(judge_of(name, task.config.metadata), set())  # as the run's evaluate does
         raw = {name: defaultdict(list)}
         for doc in task.test_docs():
             for metric, value in task.process_results(doc, [answers[int(doc["uniq_id"])]]).items():
@@ -172,14 +172,14 @@ def test_gpt_align_official_leaves_out_what_the_judge_could_not_map(tmp_path, mo
     for official in ("gpt_align_official", "exact_match_official"):
         assert folders[official] == {"Music_AQA_ds1": {"items": 3, "scored": 3, "accuracy": pytest.approx(2 / 3)},
                                      "Music_AQA_ds2": {"items": 3, "scored": 1, "accuracy": 1.0}}
-    run_state.reset()
+    run_state.fresh()
 
 
 def test_a_partial_snapshot_marks_its_groups_where_the_number_is(tmp_path):
     """4 of the 19 foundation tasks in the snapshot: the groups' rows say how many tasks they average."""
     from lm_eval_audio.storage import run_state
 
-    run_state.reset()
+    run_state.fresh()
     present = ["Speech_Grounding", "Speaker_Gender_Recognition", "Sound_AQA", "Music_AQA"]
     root = write_snapshot(tmp_path, [foundation_item(i, n) for i, n in enumerate(present)])
     tasks, groups = _load(["airbench_foundation"], root)
@@ -192,7 +192,7 @@ def test_a_partial_snapshot_marks_its_groups_where_the_number_is(tmp_path):
     speech = metrics["airbench_foundation_speech"]
     assert "(PARTIAL: 2 of 9 tasks)" in speech["alias"] and speech["tasks_present,none"] == 2
     assert metrics["airbench_foundation_sound"]["tasks_listed,none"] == 4
-    run_state.reset()
+    run_state.fresh()
 
 
 def test_a_complete_snapshot_marks_nothing(foundation):

@@ -54,9 +54,17 @@ def folder_doc_problems(folder: Path, tasks_root: Path = TASKS) -> list[str]:
     return problems
 
 
+def _a_family_module(module: str) -> bool:
+    """A model family's module or its tiny builder: named by the family's record (``Family``), which the registry
+    and the tests read, so that adding a family touches no document (tests/test_family_registry.py checks them)."""
+    return module.rpartition(".")[0] in ("lm_eval_audio.model_wrappers.family_adapters",
+                                         "lm_eval_audio.testing.tiny_models") and module.rpartition(".")[2] != "common"
+
+
 def test_every_module_is_named():
     packages = {m.rpartition(".")[0] for m in modules()}
-    missing = [m for m in sorted(modules()) if m not in packages and not _in_a_task_folder(m) and not _named(m)]
+    missing = [m for m in sorted(modules()) if m not in packages and not _in_a_task_folder(m)
+               and not _a_family_module(m) and not _named(m)]
     assert not missing, "docs/ARCHITECTURE.md does not name: " + ", ".join(missing)
 
 

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from lm_eval_audio.benchmarks import author_prompts
-from lm_eval_audio.benchmarks.author_prompts import AuthorPromptError
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import AuthorPromptError
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.tasks.aishell1 import data as aishell1
 from lm_eval_audio.tasks.covost2 import data as covost2
@@ -124,19 +124,21 @@ def test_the_models_family_from_its_hub_id_its_served_name_or_its_folders_config
                          ("qwen2-audio-7b-instruct", "Qwen2-Audio"), (QWEN2_5_OMNI, "Qwen2.5-Omni"),
                          ("AUDIO-FLAMINGO-3", "Audio Flamingo 3"), (KIMI, "Kimi-Audio"),
                          ("/models/qwen3_omni_served", "Qwen3-Omni")]:
-        assert author_prompts.family({"pretrained": name}) == family
-    assert author_prompts.family({"model": "Qwen3-Omni-30B-A3B-Instruct"}) == "Qwen3-Omni"  # openai-audio
+        assert author_prompts.family({"pretrained": name}).name == family
+    assert author_prompts.family({"model": "Qwen3-Omni-30B-A3B-Instruct"}).name == "Qwen3-Omni"  # openai-audio
     for model_type, family in [("qwen3_omni_moe", "Qwen3-Omni"), ("qwen3_omni_moe_thinker", "Qwen3-Omni"),
                                ("qwen2_audio", "Qwen2-Audio"), ("qwen2_5_omni", "Qwen2.5-Omni"),
                                ("audioflamingo3", "Audio Flamingo 3")]:
         folder = tmp_path / model_type / "checkpoint"  # the folder's name tells nothing
         folder.mkdir(parents=True)
         (folder / "config.json").write_text(json.dumps({"model_type": model_type}))
-        assert author_prompts.family({"pretrained": str(folder)}) == family
+        assert author_prompts.family({"pretrained": str(folder)}).name == family
 
 
 def test_a_model_of_no_family_with_authors_prompts_stops_the_load_in_one_line(tmp_path):
-    listed = "Qwen3-Omni, Qwen2.5-Omni, Qwen2-Audio, Audio Flamingo 3, Kimi-Audio"
+    listed = ", ".join(f.name for f in author_prompts.with_authors_prompts())
+    assert {"Qwen3-Omni", "Qwen2.5-Omni", "Qwen2-Audio", "Audio Flamingo 3", "Kimi-Audio", "Qwen-Audio"} <= set(
+        listed.split(", "))
     with pytest.raises(AuthorPromptError) as e:
         aishell1.load_docs(_authors("mistralai/Voxtral-Mini-3B-2507"), True, notes=DataNotes())
     assert "mistralai/Voxtral-Mini-3B-2507" in str(e.value) and listed in str(e.value)
@@ -144,7 +146,8 @@ def test_a_model_of_no_family_with_authors_prompts_stops_the_load_in_one_line(tm
     folder = tmp_path / "ckpt"
     folder.mkdir()
     (folder / "config.json").write_text(json.dumps({"model_type": "voxtral"}))
-    with pytest.raises(AuthorPromptError, match="model_type 'voxtral'.*families with authors' prompts: Qwen3-Omni"):
+    with pytest.raises(AuthorPromptError, match="model_type 'voxtral'.* of the family Voxtral, which has no authors' "
+                       "prompts; families with authors' prompts: Audio Flamingo 3"):
         mmau.load(split="test-mini", where={"task": "sound"}, sample=True, **_authors(str(folder)))
     with pytest.raises(AuthorPromptError, match="needs the model's name.*pretrained=.*model="):
         voxpopuli.load_docs({"prompts": "authors"}, True, notes=DataNotes())
@@ -279,3 +282,45 @@ def test_mmsu_and_voicebench_record_qwen3_omnis_stated_setting():
 
 def test_every_fleurs_language_has_its_english_name():
     assert set(fleurs.ENGLISH_NAMES) == set(fleurs.LANGUAGES)
+
+
+def _authors_prompts_tables():
+    """Every AUTHORS_PROMPTS table a benchmark folder declares (a table of tables: NSynth's by target, AIR-Bench's by
+    track), as (folder, its family -> entry tables)."""
+    import importlib
+
+    from lm_eval_audio.benchmarks import registry
+
+    for benchmark in registry.all_benchmarks():
+        if not (benchmark.folder / "data.py").exists():
+            continue
+        table = getattr(importlib.import_module(f"lm_eval_audio.tasks.{benchmark.key}.data"), "AUTHORS_PROMPTS", None)
+        if table:
+            nested = all(isinstance(v, dict) for v in table.values())
+            yield benchmark.key, list(table.values()) if nested else [table]
+
+
+def test_every_authors_prompt_is_declared_for_a_family_record_with_authors_prompts():
+    """A folder names a family by its record (model_wrappers.families.Family), so a family that does not exist fails
+    at import; each one named has authors' notes, so prompts=authors can reach it."""
+    from lm_eval_audio.model_wrappers.families import Family
+
+    reachable = set(author_prompts.with_authors_prompts())
+    seen = 0
+    for folder, tables in _authors_prompts_tables():
+        for table in tables:
+            for family in table:
+                assert isinstance(family, Family), f"tasks/{folder}: {family!r} is no family record"
+                assert family in reachable, f"tasks/{folder}: {family.name} has no authors' notes: unreachable"
+                seen += 1
+    assert seen >= 40
+
+
+def test_an_authors_prompt_naming_an_unknown_family_fails_at_import(tmp_path, monkeypatch):
+    (tmp_path / "scratch_prompts.py").write_text(
+        "from lm_eval_audio.model_wrappers.author_prompts import Published\n"
+        "from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN4_OMNI\n"
+        "AUTHORS_PROMPTS = {QWEN4_OMNI: Published('Say it.', 'nowhere')}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ImportError, match="QWEN4_OMNI"):
+        __import__("scratch_prompts")

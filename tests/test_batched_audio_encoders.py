@@ -4,6 +4,7 @@ batch of 4 or 8 with clips of very different lengths answers exactly as batch si
 
 from __future__ import annotations
 
+import family_proofs
 import numpy as np
 import pytest
 import torch
@@ -13,7 +14,7 @@ from conftest import tone
 
 from lm_eval_audio.model_wrappers.hf_audio import HFAudioLM
 
-FAMILIES = ["tiny_qwen3_omni", "tiny_phi4_multimodal", "tiny_gemma3n", "tiny_granite_speech", "tiny_granite_speech_plus"]
+FAMILIES = family_proofs.encoded_alone()
 GREEDY_8 = {"until": ["\n"], "max_gen_toks": 8, "do_sample": False}
 # Clips from 0.4 s to 4.9 s in one batch: the shortest is under one of Qwen3-Omni's 1 s encoder chunks, the longest
 # twelve times its length.

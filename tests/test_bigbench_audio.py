@@ -5,7 +5,7 @@ its clips fetched from the stand-in Hub only for the questions a run evaluates."
 from __future__ import annotations
 
 import pytest
-from conftest import stand_in_hub
+from conftest import judge_of, stand_in_hub
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -49,7 +49,8 @@ def test_judged_accuracy_with_the_question_transcribed_for_the_judge(tmp_path, m
     with ScriptedJudge(reply=reply) as judge:
         metadata = {"judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "j.sqlite"),
                     "judge_model_default": "claude-3-5-sonnet-20241022", "judge_max_parse_attempts": 1}
-        task = TaskScoring("bigbench_audio_sample_navigate", metadata, judged=True)
+        task = TaskScoring("bigbench_audio_sample_navigate", metadata,
+                           judge=judge_of("bigbench_audio_sample_navigate", metadata))
         docs = data.load_docs(["navigate"], {}, True, notes=DataNotes())
         items = [scoring.process_results(d, ["I think so."], task)["judge_acc"] for d in docs]
         assert scoring.judge_acc(items, task) == 1.0  # the one readable verdict
@@ -73,6 +74,6 @@ def test_the_hub_gives_the_metadata_then_only_the_clips_a_run_evaluates(bba_hub)
     docs = data.load_docs(["object_counting"], {}, False, notes=notes)
     assert [p.rsplit("/", 1)[-1] for p in (e["path"] for e in bba_hub.downloads())] == ["metadata.jsonl"]
     assert notes.entries["sources"]["Big Bench Audio"]["repo_id"] == data.DATA.repo
-    fetch_clips(docs[0]["audio"], "bigbench_audio_object_counting")  # what --limit 1 evaluates
+    fetch_clips(docs[0]["audio"], notes, "bigbench_audio_object_counting")  # what --limit 1 evaluates
     assert [p.rsplit("/", 1)[-1] for p in (e["path"] for e in bba_hub.downloads())] == \
         ["metadata.jsonl", "question_500.mp3"]

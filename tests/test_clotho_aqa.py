@@ -13,6 +13,7 @@ from conftest import stand_in_hub, task_scoring
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.speech_sets import SpeechDataError
+from lm_eval_audio.model_wrappers.family_adapters.not_run import QWEN_AUDIO
 from lm_eval_audio.tasks.clotho_aqa import data, scoring
 
 SAMPLE_GROUPS = ["clotho_aqa_sample"]
@@ -42,7 +43,7 @@ def test_prompt_override_is_a_template_and_qwen_audio_asks_the_question_alone():
     assert docs[1]["prompt"] == "Q: What is falling on the roof? A:"
     with pytest.raises(SpeechDataError, match=r"has no \{question\}"):
         data.load_docs({"prompt": "Answer in one word."}, True, notes=DataNotes())
-    assert data.AUTHORS_PROMPTS["Qwen-Audio"].text == "{question}"
+    assert data.AUTHORS_PROMPTS[QWEN_AUDIO].text == "{question}"
 
 
 def test_a_copy_without_the_answer_column_names_the_file(tmp_path):

@@ -155,13 +155,14 @@ def test_a_hub_clip_keeps_its_snapshot_and_is_not_read_again_for_its_digest(bba_
     from lm_eval_audio.storage import digests
     from lm_eval_audio.tasks.bigbench_audio import data
 
-    docs = data.load_docs(["object_counting"], {}, False, notes=DataNotes())
+    notes = DataNotes()
+    docs = data.load_docs(["object_counting"], {}, False, notes=notes)
     clip = docs[0]["audio"][0]
     assert isinstance(clip, str) and clip.endswith("data/question_500.mp3")
-    (snapshot, files), = hub_data.clips_of([clip]).items()
+    (snapshot, files), = hub_data.clips_of([clip], notes).items()
     assert (snapshot.repo_id, snapshot.benchmark, snapshot.local_folder) == (data.DATA.repo, "Big Bench Audio", data.DATA.variable)
     assert [f.path for f in files] == ["data/question_500.mp3"]
-    hub_data.fetch_clips([clip], "bigbench_audio_object_counting")
+    hub_data.fetch_clips([clip], notes, "bigbench_audio_object_counting")
     content = Path(clip).read_bytes()
     monkeypatch.setattr(digests, "file_sha256", lambda *a, **k: pytest.fail("the fetched clip was read again"))
     expected = hashlib.sha256(b"file:" + hashlib.sha256(content).hexdigest().encode() + b":None:None").hexdigest()

@@ -145,3 +145,23 @@ def test_the_wrapping_is_undone_as_it_was_found():
             pass
         assert getattr(plain.process_results, "lm_eval_audio_failed_scoring", False)
     assert "process_results" not in vars(plain) and own.process_results({}, []) == {"acc": 0.5}
+
+
+def test_only_multiple_choice_tasks_that_do_not_guard_themselves_are_wrapped():
+    """A generation task scores a failed answer (the empty string) as it scores any answer, and our tasks read their
+    results through scored_as_failed in their own class: neither has its process_results swapped."""
+    from lm_eval_audio.harness.failed_scoring import failed_items_scored_wrong
+
+    class Generation(_Task):
+        OUTPUT_TYPE = "generate_until"
+
+        def process_results(self, doc, results):
+            return {"exact_match": 0.0}
+
+    class Ours(Generation):
+        OUTPUT_TYPE = "multiple_choice"
+        scores_failed_items_wrong = True
+
+    generation, ours = Generation(["a"], 0), Ours(["a"], 0)
+    with failed_items_scored_wrong({"gen": generation, "ours": ours}) as wrapping:
+        assert wrapping.tasks == [] and "process_results" not in vars(generation) and "process_results" not in vars(ours)

@@ -24,6 +24,16 @@ def test_every_patch_target_is_in_the_installed_lm_eval(module_name):
     assert targets.problems(module_name, module) == []
 
 
+ELSEWHERE = (targets.ELSEWHERE_TARGETS, targets.ELSEWHERE_POSITIONS, targets.ELSEWHERE_TEXTS)
+
+
+@pytest.mark.parametrize("module_name", sorted(set().union(*ELSEWHERE)))
+def test_every_coupling_outside_the_patches_is_in_the_installed_lm_eval(module_name):
+    """What the model wrappers, benchmark folders, commands and metrics read of lm-eval: checked here, not by the
+    startup hook (a change breaks one feature, not lm-eval's runs)."""
+    assert targets.problems(module_name, importlib.import_module(module_name), ELSEWHERE) == []
+
+
 def test_every_watched_module_has_its_targets_and_its_patch():
     from lm_eval_audio.harness import patches, startup
 
@@ -39,6 +49,8 @@ def test_architecture_says_how_many_couplings_are_checked():
     said = re.search(r"(\d+) couplings are checked \((\d+) attributes, (\d+)\s+positions, (\d+) texts", doc)
     counts = [sum(map(len, entries.values())) for entries in (targets.TARGETS, targets.POSITIONS, targets.TEXTS)]
     assert said and [int(n) for n in said.groups()] == [sum(counts), *counts]
+    elsewhere = re.search(r"(\d+) more, of the code outside the patches", doc)
+    assert elsewhere and int(elsewhere.group(1)) == sum(sum(map(len, entries.values())) for entries in ELSEWHERE)
 
 
 def test_the_check_names_a_renamed_attribute(monkeypatch):
@@ -71,11 +83,12 @@ def test_every_text_and_position_a_patch_relies_on_is_checked():
             # fields set in __init__ (no class attribute shows them): the tracker's, LM's, Instance's
             "self.general_config_tracker = GeneralConfigTracker()", "self.output_path = output_path",
             "self.cache_hook = cache_hook",
-            "self.task_name, self.doc_id, self.repeats = self.metadata",
             'override_metric(metric_name="bypass")'} <= checked
     positions = {(dotted, name) for entries in targets.POSITIONS.values() for dotted, _, name in entries}
-    assert {("lm_eval.evaluator_utils:get_sample_size", "limit"), ("lm_eval.api.instance:Instance.__init__", "arguments"),
-            ("lm_eval.models.utils:normalize_gen_kwargs", "gen_kwargs"), ("make_table", "column")} <= positions
+    assert {("make_table", "column"), ("CacheHook.add_partial", "res"), ("TaskFactory.build", "entry")} <= positions
+    elsewhere = {(dotted, name) for entries in targets.ELSEWHERE_POSITIONS.values() for dotted, _, name in entries}
+    assert {("get_sample_size", "limit"), ("Instance.__init__", "arguments"), ("normalize_gen_kwargs", "gen_kwargs")} \
+        <= elsewhere
 
     def build(self, spec, *, entry=None, overrides=None, registry=None):  # what was built moved from position 1
         pass

@@ -17,6 +17,7 @@ import pytest
 from conftest import REPO, results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.benchmarks import hub_data
+from lm_eval_audio.storage import run_state
 
 AIRBENCH = "qyang1021/AIR-Bench-Dataset"
 SAMPLE = REPO / "tasks" / "airbench" / "sample_data"
@@ -345,13 +346,13 @@ def test_mmau_test_mini_runs_on_the_hubs_clips_and_the_official_questions(hub, t
     # offline with another cache: the line names the tasks the command named, a mirror and the local folder
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty_cache"))
-    asked = hub_data.ASKED.set((("mmau_test_mini_sound",), False))
+    started = run_state.started(run_state.Run(asked=("mmau_test_mini_sound",)))
     try:
         with pytest.raises(hub_data.HubDataError, match="`lm-eval-audio download --tasks mmau_test_mini_sound`.*"
                                                         "HF_ENDPOINT.*MMAU_DATA_DIR"):
             choice_layout.data_root(data.TEST_MINI, {})
     finally:
-        hub_data.ASKED.reset(asked)
+        run_state.ended(started)
     assert (folder / next(i["audio_id"] for i in items if i["id"] == mp3)).read_bytes() == _clip(0.5, "MP3")
 
 
@@ -438,19 +439,21 @@ def test_an_error_while_fetching_several_files_names_what_the_command_asked_and_
     snapshot = hub_data.Snapshot("org/bench", None, "c0ffee", files, tmp_path, "Bench", "BENCH_DATA_DIR")
     for downloading, said in ((True, "run it where there is internet"),
                               (False, "`lm-eval-audio download --tasks bench_task`")):
-        asked = hub_data.ASKED.set((("bench_task",), downloading))
+        started = run_state.started(run_state.Run(asked=("bench_task",), downloading=downloading))
         try:
             with pytest.raises(hub_data.HubDataError) as error:
                 snapshot._download(tuple(files.values()))
         finally:
-            hub_data.ASKED.reset(asked)
+            run_state.ended(started)
         assert said in str(error.value) and "BENCH_DATA_DIR" in str(error.value), str(error.value)
         assert downloading is ("lm-eval-audio download" not in str(error.value)), str(error.value)
 
 
 def test_a_clips_snapshot_keeps_the_benchmark_and_local_folder_its_repository_was_opened_with(tmp_path, monkeypatch):
-    """A clip keeps the snapshot its document was built from (``Snapshot.problem`` remembers it; ``clips_of`` reads
-    it, never parsing the path back): its errors name what the benchmark named."""
+    """A clip keeps the snapshot its document was built from (``Snapshot.problem`` notes it on the loader's notes;
+    ``clips_of`` reads them, never parsing the path back): its errors name what the benchmark named."""
+    from lm_eval_audio.benchmarks.data_notes import DataNotes
+
     from huggingface_hub import constants
 
     commit = "a" * 40
@@ -463,8 +466,10 @@ def test_a_clips_snapshot_keeps_the_benchmark_and_local_folder_its_repository_wa
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     snapshot = hub_data.open_snapshot("org/bench", None, "Bench", "BENCH_DATA_DIR")
     clip = str(tmp_path / "datasets--org--bench" / "snapshots" / commit / "clips" / "x.wav")
-    assert hub_data.clips_of([clip]) == {}  # no document named it yet: a path alone says nothing
-    assert snapshot.problem(clip) == ""  # as a loader checks each clip it puts in a document
-    found = hub_data.clips_of([clip, {"path": clip, "unavailable": "missing"}, str(tmp_path / "local.wav")])
+    notes = DataNotes()
+    assert hub_data.clips_of([clip], notes) == {}  # no document named it yet: a path alone says nothing
+    assert snapshot.problem(clip, notes) == ""  # as a loader checks each clip it puts in a document
+    assert hub_data.clips_of([clip], DataNotes()) == {}  # another load's notes: nothing of this one's
+    found = hub_data.clips_of([clip, {"path": clip, "unavailable": "missing"}, str(tmp_path / "local.wav")], notes)
     assert list(found) == [snapshot] and [f.path for f in found[snapshot]] == ["clips/x.wav"]
     assert (snapshot.benchmark, snapshot.local_folder) == ("Bench", "BENCH_DATA_DIR")

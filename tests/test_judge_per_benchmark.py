@@ -98,10 +98,14 @@ def test_a_benchmarks_judge_its_endpoint_does_not_serve_stops_the_run_before_the
 
 
 def test_a_benchmark_without_its_judge_beside_a_judged_one_reports_its_judge_free_metrics(tiny_qwen2_audio, tmp_path,
-                                                                                          clean_env):
+                                                                                          clean_env, monkeypatch):
     """A judge configured for AIR-Bench alone: OpenAudioBench, in the same run, is warned of at start and reports what
     the warning says (its judge score null, with the reason), and the run writes its results; nothing stops it
-    after the model has answered."""
+    after the model has answered. Each task's judge is resolved once in the run, before the model loads."""
+    resolved = []
+    real_resolve = judge_config.resolve
+    monkeypatch.setattr(judge_config, "resolve", lambda metadata=None, benchmark=None: resolved.append(benchmark)
+                        or real_resolve(metadata, benchmark))
     with ScriptedJudge() as judge:
         out = tmp_path / "out"
         proc = run_cli(["lm_eval", "--model", "hf-audio", "--model_args",
@@ -112,6 +116,9 @@ def test_a_benchmark_without_its_judge_beside_a_judged_one_reports_its_judge_fre
                                   "LM_EVAL_AUDIO_JUDGE_CACHE": str(tmp_path / "judge.sqlite")})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "openaudiobench_sample_alpaca_eval" in proc.stderr and "report their judge-free metrics only" in proc.stderr
+    assert "each judge metric NaN with its reason in the results" in proc.stderr  # what the results then hold
+    # one resolution per judged task (AIR-Bench's foundation task, OpenAudioBench's five), all before the model loads
+    assert sorted(resolved) == ["airbench"] + ["openaudiobench"] * 5, resolved
     results = results_json(out)
     assert results["lm_eval_audio_judge"]["airbench_sample_foundation"]["judge"]["base_url"] == judge.base_url
     assert not any(task.startswith("openaudiobench") for task in results["lm_eval_audio_judge"])

@@ -268,24 +268,30 @@ def test_the_smoke_test_judge_is_only_for_tasks_that_ask_and_each_task_is_judged
     import types
 
     from lm_eval_audio.harness import preflight as preflight_module
-    from lm_eval_audio.judges import smoke_test_judge, task_judge
+    from lm_eval_audio.judges import smoke_test_judge
+    from lm_eval_audio.storage import run_state
 
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     started = []
     monkeypatch.setattr(smoke_test_judge, "url", lambda: started.append("url") or "http://127.0.0.1:9/v1")
     monkeypatch.setattr(preflight_module, "check_cache", lambda config: started.append(config.smoke_test))
-    assert task_judge.for_task({"judge": "required"}) is None and not started
+    assert preflight_module.judges_of({"t": {"judge": "required"}}).by_task() == {"t": None} and not started
 
     def task(**metadata):
         return types.SimpleNamespace(config=types.SimpleNamespace(metadata={"version": 1.0, **metadata}))
 
     sample = task(judge="optional", smoke_test_judge="smollm2")
-    assert preflight_module.preflight({"airbench_foundation": task(judge="optional")}) == set() and not started
-    judged = preflight_module.preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(
+    run_state.fresh()  # each preflight below as a run of its own, from Python
+    assert preflight_module.preflight({"airbench_foundation": task(judge="optional")}) == {
+        "airbench_foundation": None} and not started
+    run_state.fresh()
+    judges = preflight_module.preflight({"airbench_sample_foundation": sample, "airbench_foundation": task(
         judge="optional")})
-    assert judged == {"airbench_sample_foundation"} and started == ["url", True]
+    assert judges["airbench_sample_foundation"].smoke_test and judges["airbench_foundation"] is None
+    assert started == ["url", True]
+    run_state.fresh()
     with pytest.raises(JudgeConfigError, match="airbench_chat is scored by an LLM judge and no judge is configured"):
         preflight_module.preflight({"airbench_sample_chat": sample, "airbench_chat": task(judge="required")})
     with pytest.raises(JudgeConfigError, match="not a bundled judge"):
-        task_judge.for_task({"smoke_test_judge": "gpt-2"})
+        smoke_test_judge.requested({"smoke_test_judge": "gpt-2"})

@@ -261,25 +261,27 @@ class Model(LM):
 
 
 def test_a_changed_coupling_of_the_code_outside_harness_is_named(monkeypatch):
-    """Couplings the seam checks for code outside the patches: a helper of lm-eval's renamed (data_download's
-    get_sample_size), an argument it takes by position moved (the model wrappers' Instance), the tracker's fields
-    that name a diagnose run's folder no longer set in its __init__, the IFEval source VoiceBench scores with
-    changed (read without importing it)."""
+    """Couplings of code outside the patches (targets.ELSEWHERE_*, checked by the tests, not the startup hook): a
+    helper of lm-eval's renamed (data_download's get_sample_size), an argument taken by position moved (the model
+    wrappers' Instance), the IFEval source VoiceBench scores with read without importing it; and a patch's own
+    coupling (the tracker's field that names the results folder, no longer set in its __init__)."""
+    elsewhere = (targets.ELSEWHERE_TARGETS, targets.ELSEWHERE_POSITIONS, targets.ELSEWHERE_TEXTS)
     import lm_eval.api.instance
     import lm_eval.evaluator
     import lm_eval.evaluator_utils
     import lm_eval.loggers.evaluation_tracker as evaluation_tracker
 
     monkeypatch.delattr(lm_eval.evaluator_utils, "get_sample_size")
-    assert "lm_eval.evaluator_utils.get_sample_size is missing" in targets.problems("lm_eval.evaluator",
-                                                                                    lm_eval.evaluator)
+    assert "lm_eval.evaluator_utils.get_sample_size is missing" in targets.problems(
+        "lm_eval.evaluator_utils", lm_eval.evaluator_utils, elsewhere)
+    assert targets.problems("lm_eval.evaluator", lm_eval.evaluator) == []  # no patch reads it
 
     def moved(self, doc, request_type, arguments, idx, metadata=None, task_name=None, doc_id=None, repeats=None):
         pass
 
     monkeypatch.setattr(lm_eval.api.instance.Instance, "__init__", moved)
-    assert [p for p in targets.problems("lm_eval.api.model", importlib.import_module("lm_eval.api.model"))
-            if "Instance" in p] == ["lm_eval.api.instance.Instance.__init__ no longer takes request_type in position 1",
+    assert [p for p in targets.problems("lm_eval.api.instance", lm_eval.api.instance, elsewhere)
+            if "position" in p] == ["lm_eval.api.instance.Instance.__init__ no longer takes request_type in position 1",
                                     "lm_eval.api.instance.Instance.__init__ no longer takes doc in position 2"]
 
     real_source = targets._source
@@ -292,7 +294,7 @@ def test_a_changed_coupling_of_the_code_outside_harness_is_named(monkeypatch):
     monkeypatch.setattr(targets, "_source", real_source)
     monkeypatch.delitem(sys.modules, "lm_eval.tasks.ifeval.utils", raising=False)
     monkeypatch.delitem(sys.modules, "lm_eval.tasks.ifeval.instructions_registry", raising=False)
-    assert targets.problems("lm_eval.tasks.manager", importlib.import_module("lm_eval.tasks.manager")) == []
+    assert targets.problems("lm_eval.tasks.ifeval.utils", None, elsewhere) == []
     assert "lm_eval.tasks.ifeval.utils" not in sys.modules  # its source read, the module not run
 
 

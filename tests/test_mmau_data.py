@@ -59,7 +59,7 @@ def mmau_root(tmp_path):
 
 
 def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
-    state = run_state.reset()
+    state = run_state.fresh()
     with caplog.at_level(logging.WARNING):
         sound = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"task": "sound"}, "mmau sound")
         music = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"task": "music"}, "mmau music")
@@ -76,7 +76,7 @@ def test_mmau_test_mini_layout_and_quirks(mmau_root, caplog):
 
 
 def test_mmau_difficulty_split_and_test_set_without_answers(mmau_root, tmp_path):
-    run_state.reset()
+    run_state.fresh()
     easy = _noted(choice_layout.load_items, mmau_data.TEST_MINI, mmau_root, {"difficulty": "easy"}, "mmau easy")
     assert [d["uniq_id"] for d in easy] == ["id-1"]
     test = [_mmau_item(9, answer="", split="test", audio_id="./test-audios/id-9.wav")]
@@ -111,7 +111,7 @@ def _mmar_item(i, **changes):
 
 
 def test_mmar_reads_the_jsonl_or_the_json_and_keeps_answers_off_the_choices(tmp_path, caplog):
-    run_state.reset()
+    run_state.fresh()
     items = [_mmar_item(0), _mmar_item(1, answer="3060", choices=["3060 ", "2040 "], modality="mix-sound-speech"),
              _mmar_item(2, thinking="...", rubric=[{"name": "x"}], modality="speech")]
     for i in range(3):
@@ -169,7 +169,7 @@ def pro_root(tmp_path):
 
 
 def test_mmau_pro_layout_and_quirks(pro_root, caplog):
-    state = run_state.reset()
+    state = run_state.fresh()
     with caplog.at_level(logging.WARNING):
         closed = _noted(mmau_pro.load_items, pro_root, ["sound", "multi"], "pro closed")
         both = _noted(mmau_pro.load_items, pro_root, ["open", "instruction following"], "pro other")
@@ -194,7 +194,7 @@ def test_mmau_pro_layout_and_quirks(pro_root, caplog):
 
 
 def test_mmau_pro_first_clip_only_reproduces_the_paper(pro_root):
-    run_state.reset()
+    run_state.fresh()
     docs = _noted(mmau_pro.load_items, pro_root, ["multi"], "pro multi", mmau_pro.clips_setting({"mmau_pro_clips": "first"}))
     assert docs[0]["audio"] == [str(pro_root / "data/m1a.wav")] and docs[0]["clips_in_row"] == 2
     with pytest.raises(choice_layout.LayoutDataError, match="mmau_pro_clips 'some'"):
@@ -210,13 +210,13 @@ def test_mmau_pro_kwargs_as_a_json_string(tmp_path):
              "kwargs": '{"keywords": "dog, cat"}'}]
     _clip(tmp_path / "data" / "i2.wav")
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "test.parquet")
-    run_state.reset()
+    run_state.fresh()
     docs = _noted(mmau_pro.load_items, tmp_path, ["instruction following"], "x")
     assert json.loads(docs[0]["kwargs"]) == {"keywords": "dog, cat"}
 
 
 def test_the_bundled_samples_are_in_the_official_layouts():
-    run_state.reset()
+    run_state.fresh()
     mini = _noted(choice_layout.load_items, mmau_data.TEST_MINI, choice_layout.sample_root(mmau_data.TEST_MINI), {}, "sample")
     test = _noted(choice_layout.load_items, mmau_data.TEST, choice_layout.sample_root(mmau_data.TEST), {}, "sample test")
     mmar = _noted(choice_layout.load_items, MMAR, choice_layout.sample_root(MMAR), {}, "sample mmar")
@@ -338,7 +338,7 @@ def test_mmau_pro_rows_of_another_category_are_scored_as_the_script_scores_them(
     """evaluate_mmau_pro_comprehensive.py scores every category but open and instruction following as closed,
     under its own name and in its overall number: mmau_pro_other_closed reads them; without such rows (the
     published parquet) it is absent on purpose."""
-    run_state.reset()
+    run_state.fresh()
     with caplog.at_level(logging.WARNING):
         docs = _noted(mmau_pro.load_items, pro_root, [mmau_pro.OTHER_CLOSED], "pro other closed")
     assert [(d["uniq_id"], d["category"], d["kind"]) for d in docs] == [("u1", "telepathy", "closed")]

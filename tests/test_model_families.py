@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import family_proofs
 import pytest
 import torch
 from conftest import gen_request as gen
@@ -292,9 +293,7 @@ def _spoken_digits(pretrained, out, batch_size, audio="full"):
     return samples
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_granite_speech", "tiny_gemma3n", "tiny_qwen2_5_omni",
-                                        "tiny_phi4_multimodal", "tiny_voxtral", "tiny_qwen3_omni", "tiny_audioflamingo3",
-                                        "tiny_musicflamingo", "tiny_gemma4", "tiny_granite_speech_plus"])
+@pytest.mark.parametrize("tiny_model", family_proofs.every_family())
 def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
     """Plain lm_eval, generation and multiple choice: batch size 1 and 4 agree, and silence in place of
     the clips changes the answers."""

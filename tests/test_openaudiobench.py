@@ -10,7 +10,7 @@ import math
 import shutil
 
 import pytest
-from conftest import stand_in_hub
+from conftest import judge_of, stand_in_hub
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -145,7 +145,7 @@ def test_the_hub_gives_the_csv_then_only_the_clips_a_run_evaluates(oab_hub):
     record = notes.entries["sources"]["OpenAudioBench web_questions"]
     assert record["repo_id"] == data.SPEC.repo and len(record["commit"]) == 40
     assert record["metadata_files"] == ["eval_datas/web_questions/web_questions.csv"]
-    fetch_clips(docs[0]["audio"], "openaudiobench_web_questions")  # what --limit 1 evaluates
+    fetch_clips(docs[0]["audio"], notes, "openaudiobench_web_questions")  # what --limit 1 evaluates
     assert [e["path"].rsplit("/", 1)[-1] for e in oab_hub.downloads()] == ["web_questions.csv", "web_questions_0.mp3"]
 
 
@@ -175,7 +175,8 @@ def test_judged_scores_recomputed_from_the_judge_log(tmp_path):
                     "judge_top_p_default": 0.95, "judge_max_parse_attempts_default": 1}
         scores = {}
         for subset in data.SUBSETS:
-            task = TaskScoring(f"openaudiobench_sample_{subset}", metadata, judged=True)
+            task = TaskScoring(f"openaudiobench_sample_{subset}", metadata,
+                               judge=judge_of(f"openaudiobench_sample_{subset}", metadata))
             docs = data.load_docs(subset, {}, True, notes=DataNotes())
             items = [scoring.process_results(d, ["An answer."], task)["judge_score"] for d in docs]
             scores[subset] = (scoring.judge_score(items, task), scoring.judge_failures(items, task))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import family_proofs
 import pytest
 import soundfile as sf
 import torch
@@ -280,8 +281,7 @@ def test_a_thinking_model_scores_an_option_as_its_answer_after_an_empty_trace(ti
     assert score == pytest.approx(sum(float(lp[p - 1, ids[p]]) for p in range(len(ids) - n_option, len(ids))), abs=1e-4)
 
 
-@pytest.mark.parametrize("tiny_model", ["tiny_qwen2_audio", "tiny_qwen2_5_omni", "tiny_voxtral", "tiny_audioflamingo3",
-                                        "tiny_musicflamingo", "tiny_gemma4"])
+@pytest.mark.parametrize("tiny_model", family_proofs.batched_clips())
 def test_documents_sharing_a_prompt_pass_score_as_alone_in_every_batched_family(tiny_model, request, clips):
     """The families that batch their clips: at bs=8, four documents of two options each (clips of different lengths)
     run their prompts in one forward, and each option scores as at bs=1 (a prompt pass padded on the wrong side
@@ -329,7 +329,8 @@ def test_gen_kwargs_max_gen_toks_is_a_budget_for_hf_audio_only():
     from lm_eval_audio.harness.cli_patches import budget_from_gen_kwargs
 
     for model, expected in (("hf-audio", {"pretrained": "x", "thinking_budget": 64}), ("openai-audio", {"model": "x"})):
-        config = SimpleNamespace(model=model, gen_kwargs={"max_gen_toks": 64},
-                                 model_args={"pretrained": "x"} if model == "hf-audio" else {"model": "x"})
+        model_args = {"pretrained": "x"} if model == "hf-audio" else {"model": "x"}
+        config = SimpleNamespace(model=model, gen_kwargs={"max_gen_toks": 64}, model_args=model_args,
+                                 metadata=dict(model_args))  # lm-eval's model_args | metadata
         budget_from_gen_kwargs(config)
-        assert config.model_args == expected
+        assert config.model_args == expected and config.metadata == expected  # what the tasks get too

@@ -11,7 +11,7 @@ import json
 import math
 
 import pytest
-from conftest import results_json, run_cli, stand_in_hub
+from conftest import judge_of, results_json, run_cli, stand_in_hub
 
 from lm_eval_audio.audio.refs import is_text_instead
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -203,12 +203,14 @@ def test_judged_scores_read_three_samples_each_cached_apart(tmp_path):
         metadata = {"judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "judge.sqlite"),
                     "judge_model_default": "gpt-4o-mini", "judge_temperature_default": 0.5,
                     "judge_top_p_default": 0.95, "judge_concurrency": 1}
-        task = TaskScoring("voicebench_sample_commoneval", metadata, judged=True)
+        task = TaskScoring("voicebench_sample_commoneval", metadata,
+                           judge=judge_of("voicebench_sample_commoneval", metadata))
         docs = _sample_docs("commoneval")
         items = [scoring.process_open(d, ["A reply."], task)["gpt_score"] for d in docs]
         assert scoring.gpt_score(items, task) == 4.0 and scoring.open_leaderboard(items, task) == 80.0
         assert scoring.judge_failures(items, task) == 0
-        qa_task = TaskScoring("voicebench_sample_sd_qa_usa", metadata, judged=True)
+        qa_task = TaskScoring("voicebench_sample_sd_qa_usa", metadata,
+                              judge=judge_of("voicebench_sample_sd_qa_usa", metadata))
         qa_items = [scoring.process_qa(d, ["Tokyo."], qa_task)["gpt_acc"] for d in _sample_docs("sd-qa", "usa")]
         assert scoring.gpt_acc(qa_items, qa_task) == 1.0 and scoring.judge_ties(qa_items, qa_task) == 0
         bodies = judge.requests

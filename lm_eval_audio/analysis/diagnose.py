@@ -92,10 +92,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from lm_eval_audio.storage import said_once
+    from lm_eval_audio.storage import run_state
 
-    said_once.new_command()
-    args = build_parser().parse_args(argv)
+    started = run_state.started(run_state.Run())  # the command's run: each condition's evaluate within it
+    try:
+        _diagnose(build_parser().parse_args(argv))
+    finally:
+        run_state.ended(started)
+
+
+def _diagnose(args) -> None:
     try:
         args.fragments = fragment_counts(args.fragments)
     except ValueError as e:

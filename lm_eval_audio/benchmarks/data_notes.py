@@ -20,6 +20,9 @@ class DataNotes:
     def __init__(self) -> None:
         self.entries: dict[str, dict] = {}  # kind -> key -> value: the results' lm_eval_audio_data
         self.warnings: list[tuple] = []  # (key, logger name, message, args): each given once per run
+        # a clip's path, as its document names it -> the snapshot it is listed in and the listed file (``hub_data``:
+        # ``Snapshot.problem`` notes it, ``fetch_clips`` fetches the clips of the documents a run evaluates)
+        self.clip_sources: dict = {}
 
     def note(self, kind: str, key: str, value) -> None:
         self.entries.setdefault(kind, {})[key] = value

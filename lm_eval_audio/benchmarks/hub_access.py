@@ -5,10 +5,10 @@ advice, so it names the tasks the command named and never the command that just 
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.hub_files import HubDataError
+from lm_eval_audio.storage import run_state
 
 
 def cache_root() -> Path:
@@ -33,17 +33,14 @@ def offline() -> bool:
     return bool(constants.HF_HUB_OFFLINE)
 
 
-# The tasks the command under way named, and whether it is ``lm-eval-audio download`` (set by the seam as lm-eval
-# parses its command line, and by ``download``): what an error says to do names exactly those tasks, and never the
-# command that just failed.
-ASKED: ContextVar[tuple[tuple[str, ...], bool] | None] = ContextVar("lm_eval_audio_asked_tasks", default=None)
-
-
 def without_the_hub(local_folder: str | None) -> str:
     """What to do where a benchmark's Hub data cannot be had here: fetch it ahead (``download`` for exactly the tasks
     the command named) into the cache and run with HF_HUB_OFFLINE=1, a mirror (HF_ENDPOINT), or a local copy (the
     benchmark's variable, ``local_folder``)."""
-    tasks, downloading = ASKED.get() or ((), False)
+    # the tasks the command under way named, and whether it is ``download`` (storage.run_state): what to do names
+    # exactly those tasks, and never the command that just failed
+    run = run_state.current()
+    tasks, downloading = run.asked, run.downloading
     if downloading:
         steps = ["run it where there is internet" + (" (HF_HUB_OFFLINE=1 is set here: unset it)" if offline() else ""),
                  "point HF_ENDPOINT at a Hub mirror you can reach"]

@@ -37,14 +37,15 @@ from lm_eval_audio.benchmarks.hub_files import (
     size_text,
     write_atomically,
 )
-from lm_eval_audio.benchmarks.hub_access import (  # noqa: F401  (ASKED, without_the_hub: its API too)
-    ASKED,
+from lm_eval_audio.benchmarks.hub_access import (
     cache_root,
     endpoint,
     hub_error,
     offline,
     without_the_hub,
 )
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.storage import run_state
 from lm_eval_audio.storage.build_once import Once
 from lm_eval_audio.storage.data_paths import audio_file_problem
 
@@ -53,9 +54,6 @@ log = logging.getLogger("lm_eval.audio")
 WORK_FOLDER = "lm_eval_audio"  # beside the repositories in the cache: listings, checks, unpacked archives
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
 LISTING_CAP = 100_000  # files the Hub's repository API lists at most (huggingface_hub issue 3059)
-# While ``lm-eval-audio download --dry_run`` plans: what would be fetched, instead of fetching it (a command's
-# own state, set and cleared by ``planning``; a run never sets it).
-_PLAN: list[Fetch] | None = None
 
 
 class PlannedOnly(HubDataError):
@@ -92,13 +90,14 @@ class Fetch:
 @contextlib.contextmanager
 def planning(dry_run: bool):
     """Within it, with ``dry_run``, ``Snapshot.fetch`` lists what it would fetch (the list yielded) and fetches
-    only the small metadata files a plan needs read (``needed_to_plan``)."""
-    global _PLAN
-    _PLAN = [] if dry_run else None
+    only the small metadata files a plan needs read (``needed_to_plan``). The plan is the command's
+    (``storage.run_state``: ``download --dry_run``'s; a run never sets it)."""
+    run = run_state.current()
+    run.plan = [] if dry_run else None
     try:
-        yield _PLAN
+        yield run.plan
     finally:
-        _PLAN = None
+        run.plan = None
 
 
 class Snapshot:
@@ -147,14 +146,15 @@ class Snapshot:
         prefix = folder.rstrip("/") + "/"
         return any(p.startswith(prefix) for p in self.files)
 
-    def problem(self, path: str | Path) -> str:
+    def problem(self, path: str | Path, notes: DataNotes) -> str:
         """Why a file of this snapshot cannot be played ("" when it can, fetched or not): from the listing. A listed
-        clip is remembered as coming from this snapshot (``clips_of``), by the path its document names."""
+        clip is noted as coming from this snapshot (``notes.clip_sources``, read by ``clips_of``), by the path its
+        document names: what a path came from is kept, never parsed back out of the path."""
         rel = Path(path).relative_to(self.root).as_posix()
         remote = self.files.get(rel)
         if remote is None:
             return f"missing audio file: {rel} is not in {self.label}"
-        _CLIPS[Path(path)] = (self, remote)
+        notes.clip_sources[Path(path)] = (self, remote)
         return f"empty audio file (0 bytes): {rel} in {self.label}" if remote.size == 0 else ""
 
     def plan(self, files: list[RemoteFile]) -> Fetch:
@@ -179,8 +179,9 @@ class Snapshot:
         todo = self.plan(files)
         if not todo.files:
             return todo
-        if _PLAN is not None and not needed_to_plan:
-            _PLAN.append(todo)
+        plan = run_state.current().plan
+        if plan is not None and not needed_to_plan:
+            plan.append(todo)
             raise PlannedOnly(f"{what}: what comes next reads the files planned")
         if offline():
             raise HubDataError(
@@ -207,7 +208,7 @@ class Snapshot:
         def one(remote: RemoteFile, progress: bool) -> tuple[str, Exception] | None:
             try:
                 download(self.repo_id, self.commit, remote, self.repo_cache, endpoint(), progress)
-            except Exception as e:  # said by the calling thread, which holds the command's context (ASKED)
+            except Exception as e:  # said by the calling thread, which holds the command's run (storage.run_state)
                 return remote.path, e
             return None
 
@@ -285,10 +286,6 @@ class Snapshot:
 
 
 _OPENED: dict[tuple, Snapshot] = {}  # a cache of listings read in this process, not run state
-# A clip's path, as its document names it -> the snapshot (opened by its benchmark, naming its local folder variable)
-# and the listed file it is: filled as the documents are built (``Snapshot.problem``), read by ``clips_of``. What a
-# path came from is kept, never parsed back out of the path.
-_CLIPS: dict[Path, tuple[Snapshot, RemoteFile]] = {}
 
 
 def open_snapshot(repo_id: str, revision: str | None, benchmark: str, local_folder: str | None) -> Snapshot:
@@ -357,22 +354,25 @@ def _listing_of_cached(snapshot_folder: Path) -> dict[str, RemoteFile]:
     return files
 
 
-def clips_of(refs) -> dict[Snapshot, list[RemoteFile]]:
+def clips_of(refs, notes: DataNotes | None) -> dict[Snapshot, list[RemoteFile]]:
     """The listed snapshot files among audio references (paths, or dicts with a path), by snapshot: those the
-    documents were built with (``Snapshot.problem``); a local folder's clips are none of them."""
+    documents were built with (``Snapshot.problem``, on the ``notes`` their load returned); a local folder's clips
+    are none of them."""
+    sources = notes.clip_sources if notes is not None else {}
     wanted: dict[Snapshot, dict[str, RemoteFile]] = {}
     for ref in refs:
         path = ref.get("path") if isinstance(ref, dict) and not ref.get("unavailable") else ref
         if isinstance(path, (str, os.PathLike)):
-            found = _CLIPS.get(Path(path))
+            found = sources.get(Path(path))
             if found:
                 wanted.setdefault(found[0], {})[found[1].path] = found[1]
     return {s: list(files.values()) for s, files in wanted.items()}
 
 
-def fetch_clips(refs, what: str) -> None:
-    """Fetch the clips a run's documents name that are not cached yet (only those the run evaluates)."""
-    for snapshot, files in clips_of(refs).items():
+def fetch_clips(refs, notes: DataNotes | None, what: str) -> None:
+    """Fetch the clips a run's documents name that are not cached yet (only those the run evaluates); ``notes``: what
+    the task's load returned with its documents (``data_notes.of(task.dataset)``)."""
+    for snapshot, files in clips_of(refs, notes).items():
         snapshot.fetch(files, what)
 
 
@@ -387,9 +387,11 @@ class DataSource:
     metadata_files: tuple[str, ...] = ()
     details: dict = field(default_factory=dict)  # what else the record says of a snapshot's data (how it was made)
 
-    def problem(self, path: str | Path) -> str:
+    def problem(self, path: str | Path, notes: DataNotes) -> str:
+        """Why the clip at ``path`` cannot be played ("" when it can); a snapshot's clip noted on ``notes``, the
+        loader's, as coming from it (fetched before the run evaluates it)."""
         if self.snapshot is not None and Path(path).is_relative_to(self.snapshot.root):
-            return self.snapshot.problem(path)
+            return self.snapshot.problem(path, notes)
         return audio_file_problem(str(path))
 
     def has_folder(self, rel: str) -> bool:

@@ -24,7 +24,6 @@ import logging
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks.author_prompts import OVERRIDE_KEY
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
@@ -32,7 +31,7 @@ from lm_eval_audio.benchmarks.hub_data import DataSource, Snapshot
 from lm_eval_audio.metrics import speech_to_text
 
 log = logging.getLogger("lm_eval.audio.data")
-PROMPT_KEY = OVERRIDE_KEY  # --metadata prompt=: the explicit instruction (author_prompts)
+PROMPT_KEY = "prompt"  # --metadata prompt=: the explicit instruction, which wins over prompts= (author_prompts)
 
 
 class SpeechDataError(LayoutDataError):

@@ -236,7 +236,8 @@ async def create_with_retries(
 
 def run_coroutine(coro):
     """Run ``coro`` to completion from synchronous code, even inside a running event loop
-    (a notebook): there it runs on a thread of its own."""
+    (a notebook): there it runs on a thread of its own, in the caller's context (the run under way)."""
+    import contextvars
     import threading
 
     try:
@@ -251,7 +252,7 @@ def run_coroutine(coro):
         except BaseException as e:  # re-raised in the caller's thread
             box["error"] = e
 
-    thread = threading.Thread(target=target)
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(target,))
     thread.start()
     thread.join()
     if "error" in box:

@@ -4,16 +4,17 @@ what it does and why."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from lm_eval_audio.endpoints.model_args import refuse_secrets
 from lm_eval_audio.harness import targets
 from lm_eval_audio.model_wrappers.registry import MODELS
 from lm_eval_audio.harness.wrapping import wrap
+from lm_eval_audio.storage import run_state
 
 
 # --- lm_eval._cli.run and lm_eval.config.evaluate_config -----------------------------------
@@ -87,33 +88,20 @@ def _as_dict(value) -> dict:
     return {}
 
 
-# The command under way in this context, set by lm-eval's ``Run._execute`` (wrapped) and completed once its
-# configuration is parsed (:func:`parse_and_check`): one command, its error messages and checks.
-class _UnderWay:
-    """The command ``Run._execute`` runs: as argparse read it, then as lm-eval parsed it; and the token that set the
-    tasks a data error names (``hub_data.ASKED``), reset as the command ends."""
-
-    def __init__(self, command: RunCommand) -> None:
-        self.command, self.asked = command, None
-        self.failure: Exception | None = None  # said once lm-eval has printed its table (fail_after_the_run)
-
-
-_COMMAND: ContextVar[_UnderWay] = ContextVar("lm_eval_audio_command")
-
-
 def fail_after_the_run(error: Exception) -> bool:
     """Make the command under way fail with ``error`` once lm-eval has finished it (its table printed), rather than
-    at once; False where no command is under way (``simple_evaluate`` called from Python), for the caller to raise."""
-    under_way = _COMMAND.get(None)
-    if under_way is None:
+    at once; False where no ``lm_eval`` command is under way (``simple_evaluate`` called from Python, ``diagnose``),
+    for the caller to raise."""
+    run = run_state.current()
+    if run.command is None:
         return False
-    under_way.failure = error
+    run.failure = error
     return True
 
 
 def current_command() -> RunCommand:
-    under_way = _COMMAND.get(None)
-    return under_way.command if under_way else RunCommand()
+    """The ``lm_eval`` command under way (its run's), or an empty one."""
+    return run_state.current().command or RunCommand()
 
 
 def _unknown_tasks_message(specs: list[str], include_path: str | None) -> str:
@@ -182,7 +170,7 @@ def check_data_first(command: RunCommand) -> None:
         refuse_secrets("lm-eval-audio", command.metadata, where="metadata")
     metadata = command.task_metadata
     if ours:  # prompts= is one the loaders follow, and under prompts=authors the model's family is known
-        from lm_eval_audio.benchmarks import author_prompts
+        from lm_eval_audio.model_wrappers import author_prompts
 
         author_prompts.check(metadata)
     configs = registry.task_configs([n for names in ours.values() for n in names], command.include_path or ())
@@ -217,20 +205,19 @@ def on_cli_run(module) -> None:
 
     def make(original):
         def _execute(args):
-            from lm_eval_audio.storage import said_once
-
-            said_once.new_command()
-            under_way = _UnderWay(RunCommand.of(args, device_named=True))
-            if under_way.command.runs_ours():
+            # the command's run (storage.run_state): made once here, as argparse read the command, completed once
+            # lm-eval's configuration is parsed (parse_and_check), ended with the command
+            run = run_state.Run(command=RunCommand.of(args, device_named=True))
+            if run.command.runs_ours():
                 from lm_eval_audio.harness import install_check
 
                 install_check.exit_if_broken("lm_eval")  # before a task is built or the model loads
-            token = _COMMAND.set(under_way)
+            started = run_state.started(run)
             try:
-                parse_and_check(args, under_way)
-                outcome = original(args)
-                if under_way.failure is not None:
-                    raise under_way.failure
+                with parsed_once(parse_and_check(args, run), args):
+                    outcome = original(args)
+                if run.failure is not None:
+                    raise run.failure
                 return outcome
             except KeyboardInterrupt:
                 if os.environ.get("LM_EVAL_AUDIO_TRACEBACK") or not current_command().runs_ours():
@@ -244,45 +231,45 @@ def on_cli_run(module) -> None:
                 sys.stderr.write(f"lm_eval: error: {message}\n(LM_EVAL_AUDIO_TRACEBACK=1 shows where it was raised)\n")
                 raise SystemExit(2) from None
             finally:
-                if under_way.asked is not None:
-                    from lm_eval_audio.benchmarks import hub_data
-
-                    hub_data.ASKED.reset(under_way.asked)
-                _COMMAND.reset(token)
+                run_state.ended(started)
 
         return _execute
 
     wrap(module.Run, "_execute", make)
 
 
-def parse_and_check(args, under_way: _UnderWay) -> None:
+def parse_and_check(args, run: run_state.Run):
     """The run's configuration as lm-eval parses it from ``args`` (``EvaluatorConfig.from_cli``: every argument form,
-    ``--config`` FILE merged), parsed here first, with lm-eval's own function, and checked before lm-eval builds a
-    task or loads the model. lm-eval parses the same arguments again at once and says what it says of them then
-    (its notes, ``--config``'s merged configuration), so this parse is silent. A thinking budget taken from
-    ``--gen_kwargs`` (:func:`budget_from_gen_kwargs`) goes back into ``args`` for lm-eval's parse."""
-    import contextlib
-    import io
-    import logging
-
+    ``--config`` FILE merged), parsed once, here, with lm-eval's own function, and checked before lm-eval builds a
+    task or loads the model; returned for lm-eval's ``Run._execute`` to run (:func:`parsed_once`). A thinking budget
+    taken from ``--gen_kwargs`` (:func:`budget_from_gen_kwargs`) goes into it."""
     from lm_eval.config.evaluate_config import EvaluatorConfig
 
-    from lm_eval_audio.benchmarks import hub_data
-
-    config_log = logging.getLogger(EvaluatorConfig.__module__)
-    was_disabled, config_log.disabled = config_log.disabled, True
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            config = EvaluatorConfig.from_cli(args)
-    finally:
-        config_log.disabled = was_disabled
+    config = EvaluatorConfig.from_cli(args)
     named = getattr(args, "device", None) is not None or config.device != EvaluatorConfig().device
-    if budget_from_gen_kwargs(config):
-        args.model_args = dict(config.model_args)
-    under_way.command = command = RunCommand.of(config, device_named=named)
-    # what a data error says to fetch ahead: exactly the tasks named (reset as the command ends)
-    under_way.asked = hub_data.ASKED.set((command.tasks, False))
+    budget_from_gen_kwargs(config)
+    run.command = command = RunCommand.of(config, device_named=named)
+    run.asked = command.tasks  # what a data error says to fetch ahead: exactly the tasks named
     check_before_the_model_loads(command)
+    return config
+
+
+@contextlib.contextmanager
+def parsed_once(config, args):
+    """Within it, lm-eval's ``Run._execute`` (which parses ``args`` with ``EvaluatorConfig.from_cli`` first thing)
+    gets ``config``, the configuration :func:`parse_and_check` parsed and checked: the command is parsed once, and
+    what was checked is what runs. Any other namespace is parsed by lm-eval's own function."""
+    cls = type(config)
+    own = cls.__dict__["from_cli"]
+
+    def from_cli(klass, namespace):
+        return config if namespace is args else own.__func__(klass, namespace)
+
+    cls.from_cli = classmethod(from_cli)
+    try:
+        yield config
+    finally:
+        cls.from_cli = own
 
 
 def budget_from_gen_kwargs(config) -> bool:
@@ -295,6 +282,8 @@ def budget_from_gen_kwargs(config) -> bool:
     if "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) and "thinking_budget" not in \
             config.model_args and config.model in MODELS and wrapper_class(config.model).BUDGET_FROM_GEN_KWARGS:
         config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
+        if isinstance(config.metadata, dict):  # the tasks' metadata holds the model's arguments (model_args | metadata)
+            config.metadata["thinking_budget"] = gen_kwargs["max_gen_toks"]
         return True
     return False
 

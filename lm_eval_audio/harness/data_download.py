@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from lm_eval_audio.endpoints.model_args import metadata_json
+from lm_eval_audio.storage import run_state
 
 
 def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[str]:
@@ -20,6 +21,7 @@ def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[
     from lm_eval.evaluator_utils import get_sample_size
     from lm_eval.tasks import TaskManager
 
+    from lm_eval_audio.benchmarks import data_notes
     from lm_eval_audio.benchmarks.hub_data import PlannedOnly, fetch_clips
 
     later = []
@@ -33,7 +35,8 @@ def _fetch_clips(names: list[str], metadata: dict, include_path, limit) -> list[
         for task_name, task in tasks.items():
             docs = task.doc_iterator(limit=get_sample_size(task, limit))
             try:
-                fetch_clips([ref for _, doc in docs for ref in (task.doc_to_audio(doc) or ())], task_name)
+                fetch_clips([ref for _, doc in docs for ref in (task.doc_to_audio(doc) or ())],
+                            data_notes.of(getattr(task, "dataset", None)), task_name)
             except PlannedOnly:
                 pass  # listed in the plan
     return later
@@ -93,10 +96,11 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("; ".join(_unknown(name, args.include_path) for name in unknown)
                      + " (`lm_eval ls tasks` lists every task)")
     limit = int(args.limit) if args.limit is not None and args.limit >= 1 else args.limit
-    asked = hub_data.ASKED.set((tuple(names), True))  # what an error says to do: never `download` again
+    # the command's run: what an error says to do names its tasks, and never `download` again
+    started = run_state.started(run_state.Run(asked=tuple(names), downloading=True))
     try:
         with hub_data.planning(args.dry_run) as plan:
-            from lm_eval_audio.benchmarks import author_prompts
+            from lm_eval_audio.model_wrappers import author_prompts
 
             author_prompts.check(metadata)  # prompts=authors: the family whose prompts are fetched for is known
             for benchmark, tasks in ours.items():
@@ -118,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stderr.write(f"lm-eval-audio download: error: {message}\n")
         raise SystemExit(2) from None
     finally:
-        hub_data.ASKED.reset(asked)
+        run_state.ended(started)
     if not args.dry_run:
         print(f"lm-eval-audio: what {', '.join(names)} read is in the Hugging Face cache at {hub_data.cache_root()}"
               " (run with HF_HUB_OFFLINE=1 where there is no internet)")

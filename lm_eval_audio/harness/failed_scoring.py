@@ -3,9 +3,11 @@
 Our wrappers answer a failed request with a marker (``model_wrappers.failed_requests``): the empty string, or the
 log-likelihood ``(-inf, False)``. lm-eval scores a multiple-choice document by ``argmax`` over its choices'
 log-likelihoods, and the argmax of all ``-inf`` is the first choice: a failed document whose right answer is its
-first choice would be scored right (and numpy warns of ``-inf - -inf`` on the way). While one of our models runs,
-each task's ``process_results`` is wrapped (per task object, for that run only: :func:`scored_wrong`): a
-multiple-choice document with a failed choice is handed log-likelihoods under which every right choice has
+first choice would be scored right (and numpy warns of ``-inf - -inf`` on the way). Only multiple-choice tasks need
+anything: our tasks' own class reads their results through :func:`scored_as_failed` (``harness.task_building``),
+and while one of our models runs, each of lm-eval's own multiple-choice tasks (a text task such as ARC run with
+hf-audio) has its ``process_results`` wrapped (per task object, for that run only: :func:`scored_wrong`); no other
+task is touched. A multiple-choice document with a failed choice is handed log-likelihoods under which every right choice has
 ``-inf`` and every other choice the same finite value, so every reading lm-eval makes of them (``acc``,
 ``acc_norm``, ``acc_bytes``, ``exact_match``, ``f1``/``mcc`` pairs, ``brier_score``, ``acc_mutual_info``) is
 wrong, at any position of the right answer. A generated answer that failed is the empty string, which the
@@ -47,25 +49,34 @@ def wrong_choice_scores(task, doc, results: list) -> list:
     return conditional + [(0.0, False)] * (len(results) - len(choices))
 
 
+def scored_as_failed(task, doc, results: list) -> list:
+    """``results`` as ``task`` is to score them: a multiple-choice document with a failed choice gets
+    :func:`wrong_choice_scores`; anything else is returned as it is."""
+    if getattr(task, "OUTPUT_TYPE", None) == "multiple_choice" and any(map(_holds_failure, results)):
+        return wrong_choice_scores(task, doc, list(results))
+    return results
+
+
 def scored_wrong(task, process_results):
     """``process_results`` of ``task`` (bound), with a failed document scored wrong (the module's docstring)."""
 
     def guarded(doc, results):
-        if getattr(task, "OUTPUT_TYPE", None) == "multiple_choice" and any(map(_holds_failure, results)):
-            results = wrong_choice_scores(task, doc, list(results))
-        return process_results(doc, results)
+        return process_results(doc, scored_as_failed(task, doc, results))
 
     guarded.lm_eval_audio_failed_scoring = True
     return guarded
 
 
 class failed_items_scored_wrong:
-    """For the run of one of our models over ``tasks`` (name -> task): each task's ``process_results`` wrapped by
+    """For the run of one of our models over ``tasks`` (name -> task): the ``process_results`` of each multiple-choice
+    task that does not read its results through :func:`scored_as_failed` itself (lm-eval's own) wrapped by
     :func:`scored_wrong` on the task object, and unwrapped after, so a task object used again by another run
     (``diagnose``) is wrapped once."""
 
     def __init__(self, tasks: dict) -> None:
-        self.tasks = [t for t in tasks.values() if hasattr(t, "process_results")]
+        self.tasks = [t for t in tasks.values() if hasattr(t, "process_results")
+                      and getattr(t, "OUTPUT_TYPE", None) == "multiple_choice"
+                      and not getattr(t, "scores_failed_items_wrong", False)]
         self.before: dict[int, object] = {}  # what each task object held as its own process_results, if anything
 
     def __enter__(self):

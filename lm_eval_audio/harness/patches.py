@@ -31,18 +31,20 @@ and otherwise calls lm-eval's code with the same arguments:
   reason beside it, and the judge logs and test-set predictions next to lm-eval's results;
 * ``Run._execute`` (``lm_eval._cli.run``): the one function every way of starting a run reaches (the ``lm_eval``
   script, ``python -m lm_eval``, ``accelerate launch -m lm_eval``, ``torchrun -m lm_eval``, ``lm-eval-audio``):
-  prints the plugin's own errors (bad data, a missing judge, a credential, a model that cannot be found) as one
-  message and exit status 2, without lm-eval's traceback (``LM_EVAL_AUDIO_TRACEBACK=1`` keeps it), and Ctrl-C as
-  one line with exit status 130; and, before lm-eval runs, parses the run's configuration with lm-eval's own
-  ``EvaluatorConfig.from_cli`` (every argument form, ``--config`` FILE merged: what lm-eval parses next) and
-  checks it before a task is built or the model loads: the data the tasks read, the credentials, the judges, the
-  device named, the checkpoint and its family;
+  makes the command's run (``storage.run_state``), prints the plugin's own errors (bad data, a missing judge, a
+  credential, a model that cannot be found) as one message and exit status 2, without lm-eval's traceback
+  (``LM_EVAL_AUDIO_TRACEBACK=1`` keeps it), and Ctrl-C as one line with exit status 130; and, before lm-eval runs,
+  parses the run's configuration once with lm-eval's own ``EvaluatorConfig.from_cli`` (every argument form,
+  ``--config`` FILE merged), checks it before a task is built or the model loads (the data the tasks read, the
+  credentials, the judges, the device named, the checkpoint and its family) and hands that configuration to lm-eval
+  (``cli_patches.parsed_once``);
 * ``make_table`` (``lm_eval.utils``): prints our count metrics apart, as integers, and rates without an arrow, and
   why each NaN is one under the table.
 
-Two more extensions use lm-eval's public API: our models are registered with ``model_registry.register``
-(``lm_eval.api.registry``), and a logging filter on ``lm_eval.evaluator``'s logger masks any credential in
-its records (``log_redaction``: it logs the model arguments before our wrappers refuse a key among them).
+What else the seam does to lm-eval (our models registered, and taken out again when the plugin steps aside; three
+logging filters; lm-eval's own multiple-choice tasks scored wrong on a failed request while our model runs; our
+tasks' subclasses) is listed in docs/ARCHITECTURE.md ("The lm-eval seam"), each with the public API that would
+replace it.
 """
 
 from __future__ import annotations

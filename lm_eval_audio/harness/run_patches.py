@@ -66,8 +66,8 @@ def on_evaluator(module) -> None:
                 return original(lm, task_dict, *args, **kwargs)
             from lm_eval_audio.harness.preflight import preflight
 
-            judged, said = preflight(ours), set()  # the tasks that have a judge
-            scorings = {name: task.start_scoring(name in judged, said) for name, task in ours.items()
+            judges, said = preflight(ours), set()  # each task's judge, resolved once in the run (or None)
+            scorings = {name: task.start_scoring(judges.get(name), said) for name, task in ours.items()
                         if hasattr(task, "start_scoring")}
             mine = is_ours(lm)
             notes = notes_of(lm)  # None for a model that is not ours
@@ -78,14 +78,14 @@ def on_evaluator(module) -> None:
                 with failed_items_scored_wrong(tasks if mine else {}):
                     results = original(lm, task_dict, *args, **kwargs)
             finally:
-                state = run_state.finish()
+                loader_notes = run_state.current().take_data_notes()
             if not isinstance(results, dict):  # a rank other than 0
                 return results
             if notes is not None:
                 reasoning.warn_unfinished(notes)
             # what the judges did and what the data lacked
             fill_stderrs(results.get("results") or {}, {name: s.stderrs for name, s in scorings.items()})
-            _record_run(results, state.data_notes, scorings, notes,
+            _record_run(results, loader_notes, scorings, notes,
                         getattr(lm, "audio_condition", None) if mine else None,
                         getattr(lm, "run_record", None) if mine else None)
             if results.get("samples"):

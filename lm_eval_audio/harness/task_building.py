@@ -32,6 +32,7 @@ import types
 
 from lm_eval_audio.benchmarks import data_notes
 from lm_eval_audio.benchmarks.registry import our_task_names
+from lm_eval_audio.harness.failed_scoring import scored_as_failed
 from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.storage import run_state
@@ -106,10 +107,10 @@ def audio_task_class(base):
     """The subclass of lm-eval's task class (``base``) that our tasks become."""
 
     class AudioTask(base):
-        def start_scoring(self, judged: bool, said: set) -> TaskScoring:
+        def start_scoring(self, judge, said: set) -> TaskScoring:
             """A fresh :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` for the run about to score this task
-            (``judged``: whether it has a judge; ``said``: the warnings its tasks give once)."""
-            scoring = TaskScoring(self.task_name, dict(self.config.metadata or {}), judged=judged, said=said)
+            (``judge``: the one the run resolved for it, or None; ``said``: the warnings its tasks give once)."""
+            scoring = TaskScoring(self.task_name, dict(self.config.metadata or {}), judge=judge, said=said)
             self.__dict__["_lm_eval_audio_scoring"] = scoring
             return scoring
 
@@ -117,9 +118,12 @@ def audio_task_class(base):
             """This task's :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` in the run under way (one without
             a judge where no run of ours started one)."""
             scoring = self.__dict__.get("_lm_eval_audio_scoring")
-            return scoring if scoring is not None else self.start_scoring(False, set())
+            return scoring if scoring is not None else self.start_scoring(None, set())
+
+        scores_failed_items_wrong = True  # read by failed_scoring: this class guards its own results
 
         def process_results(self, doc, results):
+            results = scored_as_failed(self, doc, results)  # a failed multiple-choice document scored wrong
             if callable(self.config.process_results) and _takes_task(self.config.process_results):
                 return self.config.process_results(doc, results, task=self.scoring())
             return super().process_results(doc, results)
@@ -135,7 +139,8 @@ def audio_task_class(base):
             from lm_eval_audio.benchmarks.hub_data import fetch_clips
 
             docs = self.doc_iterator(rank=rank, limit=limit, samples=samples, world_size=world_size)
-            fetch_clips([ref for _, doc in docs for ref in (self.doc_to_audio(doc) or ())], self.task_name)
+            fetch_clips([ref for _, doc in docs for ref in (self.doc_to_audio(doc) or ())],
+                        data_notes.of(getattr(self, "dataset", None)), self.task_name)
             return super().build_all_requests(limit=limit, samples=samples, rank=rank, world_size=world_size,
                                               **kwargs)
 

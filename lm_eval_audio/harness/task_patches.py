@@ -77,8 +77,8 @@ def on_task_manager(module) -> None:
             from lm_eval_audio import tasks
 
             # A run reads its tasks through a new TaskManager (lm-eval's CLI makes one per run, simple_evaluate
-            # one when given none): what an earlier run noted is gone before this one's loaders note anything.
-            run_state.reset()
+            # one when given none): from Python, a new run begins; a command's run goes on (storage.run_state).
+            run_state.fresh_unless_a_command()
             # Bind as the original would, so positional and keyword calls both keep working.
             bound = inspect.signature(original).bind(self, *args, **kwargs)
             bound.apply_defaults()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from lm_eval_audio.storage import said_once
+from lm_eval_audio.storage import run_state
 from lm_eval_audio.storage.notes_by_kind import NotesByKind
 
 log = logging.getLogger("lm_eval.audio")
@@ -20,13 +20,14 @@ log = logging.getLogger("lm_eval.audio")
 
 @dataclass
 class TaskScoring(NotesByKind):
-    """``name`` and ``metadata`` (the judge's settings among them) are the task's; ``judged``: whether this task has a
-    judge in the run (the preflight found one for it: its judge metrics are reported only then); ``said``: the warnings given once in
-    this run (shared by the run's tasks); ``data_notes``: into the results' ``lm_eval_audio_data``."""
+    """``name`` and ``metadata`` (the judge's settings among them) are the task's; ``judge``: the judge the run
+    resolved for it once (``harness.preflight``: a ``judges.judge_config.JudgeConfig``, or None: its judge metrics are
+    reported only where it has one); ``said``: the warnings given once in this run (shared by the run's tasks);
+    ``data_notes``: into the results' ``lm_eval_audio_data``."""
 
     name: str
     metadata: dict = field(default_factory=dict)
-    judged: bool = False
+    judge: object = None
     # metric -> the standard error its aggregation reported (lm-eval only has its own aggregations')
     stderrs: dict[str, float] = field(default_factory=dict)
     # metric -> why its aggregation gave no number (written beside the null in the results)
@@ -42,13 +43,20 @@ class TaskScoring(NotesByKind):
     # aggregate the same items, and the judge (and its log) must see them once.
     verdicts: dict[tuple, object] = field(default_factory=dict)
 
+    @property
+    def judged(self) -> bool:
+        """Whether this task has a judge in the run."""
+        return self.judge is not None
+
     def note_for_task(self, kind: str, key: str, value) -> None:
         """``lm_eval_audio_data.<kind>.<task>.<key>`` in the results (a breakdown of one metric, say)."""
         self.data_notes.setdefault(kind, {}).setdefault(self.name, {})[key] = value
 
     @staticmethod
-    def first_time_in_process(key) -> bool:
-        return said_once.first_time_in_process(key)
+    def first_time_in_command(key) -> bool:
+        """True the first time ``key`` comes up in the command under way (``diagnose`` runs each condition as a run
+        of its own; a situation that stays the same from one to the next is said once)."""
+        return run_state.current().first_time(key)
 
     def report_stderr(self, metric: str, value: float | None) -> None:
         """An aggregation's own standard error (None: not defined, lm-eval's "N/A"); lm-eval

@@ -7,13 +7,14 @@ reach its template, its default system prompt, which adapter weights are on for 
 adapter is proven on a tiny model of the family's own classes (``tests/test_model_families.py``,
 ``tests/test_recent_families.py``).
 
-A family is one module here: its :class:`~lm_eval_audio.model_wrappers.families.Family` (name, the
-``model_type`` values of its checkpoints, an example checkpoint) and its adapter, registered where they are
-defined (:func:`register`, or :func:`register_generic` for a family the generic path runs as it is); with its
-tiny-model builder in ``lm_eval_audio/testing/tiny_models/`` and its row in docs/MODELS.md's family table
-(``tests/test_family_checks.py`` checks the table against the registered families), nothing else names it.
-:func:`resolve` says which family a checkpoint is (or refuses it, with :mod:`~lm_eval_audio.model_wrappers.families`'
-table of refusals), and the family's adapter how it is run.
+A family is one module here: its :class:`~lm_eval_audio.model_wrappers.families.Family` record (everything about
+it: model types and name parts, example, extra, tiny models, thinking budget, authors' notes) and its adapter,
+registered where they are defined (:func:`register`, or :func:`register_families` for a family the generic path runs
+as it is); with its tiny-model builder in ``lm_eval_audio/testing/tiny_models/`` and its extra in setup.cfg, nothing
+else names it. The families hf-audio refuses or leaves to their own server are records in :mod:`.not_run`.
+:func:`resolve` says which family a checkpoint is (or refuses it, with the family's own refusal), and the family's
+adapter how it is run; the refusals, the served recipes, the authors' prompts and the tests' family proofs all read
+the records (:func:`all_families`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import importlib
 import importlib.util
 import pkgutil
 
-from lm_eval_audio.model_wrappers import families, reasoning, served_families
+from lm_eval_audio.model_wrappers import families, reasoning
 from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod, EncodedAlone
 from lm_eval_audio.model_wrappers.families import GENERIC_PATH, Family, UnsupportedFamily
 
@@ -72,8 +73,9 @@ class FamilyAdapter:
         self.model = None
         self.encoded_alone: EncodedAlone | None = None
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        """(module, the setup.cfg extra that pins it, what it is for) for each package this checkpoint needs."""
+    def needs(self) -> list[tuple[str, str]]:
+        """(module, what it is for) for each package this checkpoint needs, each pinned by the family's extra
+        (:attr:`Family.extra`)."""
         return []
 
     def check_checkpoint(self) -> None:
@@ -83,7 +85,8 @@ class FamilyAdapter:
     def check_packages(self) -> None:
         """:class:`UnsupportedFamily` naming the first missing package, or one older than the installed
         transformers requires; before any weight loads."""
-        for module, extra, why in self.needs():
+        extra = self.family.extra
+        for module, why in self.needs():
             if importlib.util.find_spec(module) is None:
                 raise UnsupportedFamily(
                     f"hf-audio: {self.family.name} ({self.pretrained!r}) needs {module} for {why}, and it is not "
@@ -155,7 +158,7 @@ class FamilyAdapter:
     def thinking_budget(self) -> int | None:
         """The new tokens the family's documentation gives a thinking variant for its trace and answer together
         (None: none documented); the default of ``thinking_budget=``."""
-        return None
+        return self.family.thinking_budget
 
     def record(self) -> dict:
         """What the results JSON says about how this family ran (``lm_eval_audio_model``)."""
@@ -166,16 +169,19 @@ class FamilyAdapter:
         return {}
 
 
-# The families hf-audio runs, in the order their modules register them, and the adapter that runs each (a family
-# the generic path runs as it is has none).
-_PROVEN: list[Family] = []
+# Every family's record, in the order their modules register them, and the adapter that runs each family hf-audio
+# runs (one the generic path runs as it is has none).
+_FAMILIES: list[Family] = []
 _ADAPTERS: dict[str, type[FamilyAdapter]] = {}
 
 
 def _register(family: Family) -> None:
-    if any(family.name == known.name or set(family.model_types) & set(known.model_types) for known in _PROVEN):
-        raise ValueError(f"hf-audio: the family {family.name} ({', '.join(family.model_types)}) is registered twice")
-    _PROVEN.append(family)
+    for known in _FAMILIES:
+        if family.name == known.name or set(family.model_types) & set(known.model_types):
+            raise ValueError(f"hf-audio: the family {family.name} ({', '.join(family.model_types)}) is registered twice")
+    if family.runs and not family.tiny_models:
+        raise ValueError(f"hf-audio: the family {family.name} names no tiny model that proves it (Family.tiny_models)")
+    _FAMILIES.append(family)
 
 
 def register(*proven: Family):
@@ -190,9 +196,25 @@ def register(*proven: Family):
     return add
 
 
-def register_generic(family: Family) -> None:
-    """A proven family that runs on the generic path as it is."""
-    _register(family)
+def register_families(*records: Family) -> None:
+    """Families registered without an adapter of their own: one the generic path runs as it is, or ones hf-audio
+    does not run (``not_run``)."""
+    for family in records:
+        _register(family)
+
+
+def all_families() -> tuple[Family, ...]:
+    """Every family's record: those hf-audio runs, refuses, or leaves to their own server."""
+    return tuple(_FAMILIES)
+
+
+def proven_families() -> tuple[Family, ...]:
+    """Every family hf-audio runs (each registered by its module in this package)."""
+    return tuple(f for f in _FAMILIES if f.runs)
+
+
+def adapter_class(family: Family) -> type[FamilyAdapter]:
+    return _ADAPTERS.get(family.name, FamilyAdapter)
 
 
 def check_packages(pretrained: str, config: dict | None) -> None:
@@ -214,12 +236,18 @@ def for_family(family: Family, pretrained: str, config: dict | None, revision: s
                 f"hf-audio: family=generic would run {pretrained!r} without the {own.name} adapter "
                 f"({_ADAPTERS[own.name].does}); leave family= out"
             )
-    return _ADAPTERS.get(family.name, FamilyAdapter)(family, pretrained, config, revision)
+    return adapter_class(family)(family, pretrained, config, revision)
 
 
-def proven_families() -> tuple[Family, ...]:
-    """Every family hf-audio runs (each registered by its module in this package)."""
-    return tuple(_PROVEN)
+def of_model_type(model_type: str) -> Family | None:
+    """The family whose checkpoints have ``model_type`` (run or refused)."""
+    return next((f for f in _FAMILIES if model_type and model_type in f.model_types), None)
+
+
+def named_in(text: str, families=None) -> Family | None:
+    """The first family (of ``families``, else every one) one of whose name parts ``text`` holds, case aside."""
+    text = text.lower()
+    return next((f for f in (families or _FAMILIES) if any(part in text for part in f.name_parts)), None)
 
 
 def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
@@ -230,21 +258,18 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
     model_type = str((config or {}).get("model_type", ""))
     # A model_type we know decides (a fine-tuned Qwen2-Audio in a folder named after another family is Qwen2-Audio);
     # the name is read for checkpoints whose config.json says nothing we know.
-    served = None if proven(config) or model_type in families.REFUSED else served_families.recognise(pretrained, config)
-    if served:
-        raise UnsupportedFamily(served_families.refusal(served, pretrained))
-    if model_type in families.REFUSED:
-        name, why = families.REFUSED[model_type]
-        raise UnsupportedFamily(
-            f"hf-audio: {name} ({pretrained!r}, model_type {model_type}) is not supported yet: {why}; {families.SERVE}, "
-            "or evaluate a supported family (see docs/MODELS.md, 'Model families')"
-        )
+    known = of_model_type(model_type)
+    if known is None:
+        text = " ".join([str(pretrained), *(str(v) for v in (config or {}).get("architectures") or ()), model_type])
+        known = named_in(text, [f for f in _FAMILIES if f.served is not None])
+    if known is not None and not known.runs:
+        raise UnsupportedFamily(known.refusal(pretrained, model_type if model_type in known.model_types else ""))
 
 
 def proven(config: dict | None) -> Family | None:
     """The proven family of a checkpoint's config.json, if it is one."""
-    model_type = str((config or {}).get("model_type", ""))
-    return next((f for f in proven_families() if model_type in f.model_types), None)
+    family = of_model_type(str((config or {}).get("model_type", "")))
+    return family if family is not None and family.runs else None
 
 
 def resolve(pretrained: str, config: dict | None, has_audio_processor: bool, family: str | None) -> Family:

@@ -6,8 +6,15 @@ from __future__ import annotations
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-AUDIO_FLAMINGO_3 = Family("Audio Flamingo 3", ("audioflamingo3",), "nvidia/audio-flamingo-3-hf")
-MUSIC_FLAMINGO = Family("Music Flamingo", ("musicflamingo",), "nvidia/music-flamingo-2601-hf")
+AUDIO_FLAMINGO_3 = Family(
+    "Audio Flamingo 3", ("audioflamingo3",), "nvidia/audio-flamingo-3-hf", name_parts=("audio-flamingo-3",),
+    tiny_models=("audioflamingo3",),
+    # NVIDIA/audio-flamingo@1337fb9 llava/eval/eval_audio_bench.py:115, chat_templates/qwen2.jinja
+    authors_notes="Audio Flamingo 3's evaluation asks each item's question as its eval JSON writes it (the "
+    "evaluation script in llava/eval/, line 115), with the checkpoint's generation config; its chat template adds the "
+    "system turn 'You are a helpful assistant.' where none is given")
+MUSIC_FLAMINGO = Family("Music Flamingo", ("musicflamingo",), "nvidia/music-flamingo-2601-hf",
+                        tiny_models=("musicflamingo",))
 
 
 @register(AUDIO_FLAMINGO_3, MUSIC_FLAMINGO)

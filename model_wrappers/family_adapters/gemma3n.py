@@ -8,7 +8,7 @@ from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it")
+GEMMA3N = Family("Gemma 3n", ("gemma3n",), "google/gemma-3n-E4B-it", extra="gemma3n", tiny_models=("gemma3n",))
 
 # Gemma3nModel.get_audio_features(input_features, inverted mask): the audio tower's output and its mask (True:
 # padding), one row per clip; the model puts its audio padding embedding where the mask says padding, and up to 188
@@ -31,5 +31,5 @@ class Gemma3nAdapter(FamilyAdapter):
     does = "each request's audio encoded on its own (its audio encoder is not padding-invariant)"
     audio_method = GEMMA3N_AUDIO
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("timm", "gemma3n", "the vision tower every Gemma 3n model builds at load, audio or not")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("timm", "the vision tower every Gemma 3n model builds at load, audio or not")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-GEMMA4 = Family("Gemma 4", ("gemma4",), "google/gemma-4-E4B-it")
+GEMMA4 = Family("Gemma 4", ("gemma4",), "google/gemma-4-E4B-it", extra="gemma4", tiny_models=("gemma4",))
 
 
 @register(GEMMA4)
@@ -20,8 +20,8 @@ class Gemma4Adapter(FamilyAdapter):
 
     does = "checkpoints without an audio tower refused"
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("torchvision", "gemma4", "the image and video processors its processor loads")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("torchvision", "the image and video processors its processor loads")]
 
     def check_checkpoint(self) -> None:
         if not self.config.get("audio_config"):

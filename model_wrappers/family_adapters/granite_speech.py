@@ -8,7 +8,8 @@ from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech", "granite_speech_plus"), "ibm-granite/granite-speech-3.3-2b")
+GRANITE_SPEECH = Family("Granite-Speech", ("granite_speech", "granite_speech_plus"), "ibm-granite/granite-speech-3.3-2b",
+                        extra="granite-speech", tiny_models=("granite_speech", "granite_speech_plus"))
 
 # GraniteSpeechModel.get_audio_features(input_features): the encoder (no attention mask) and the windowed projector,
 # one row of projected frames per clip; the model keeps each clip's valid ones (input_features_mask).
@@ -44,8 +45,8 @@ class GraniteSpeechAdapter(FamilyAdapter):
     def _has_lora(self) -> bool:
         return bool(self.config.get("has_lora_adapter"))
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("peft", "granite-speech", "its speech LoRA (has_lora_adapter in config.json)")] if self._has_lora() else []
+    def needs(self) -> list[tuple[str, str]]:
+        return [("peft", "its speech LoRA (has_lora_adapter in config.json)")] if self._has_lora() else []
 
     def attach(self, model) -> None:
         if self._has_lora() and not getattr(model, "_hf_peft_config_loaded", False):

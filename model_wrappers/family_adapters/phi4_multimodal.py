@@ -8,7 +8,8 @@ from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family, UnsupportedFamily
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct")
+PHI4_MULTIMODAL = Family("Phi-4-multimodal", ("phi4_multimodal",), "microsoft/Phi-4-multimodal-instruct",
+                         extra="phi4-multimodal", tiny_models=("phi4_multimodal",))
 
 # Its audio encoder (Phi4MultimodalAudioModel: convolutional subsampling, then conformer blocks) takes the call's clips
 # padded to the longest with a mask (given by the processor only for a call with several clips); a clip beside a
@@ -32,9 +33,9 @@ class Phi4MultimodalAdapter(FamilyAdapter):
     audio_method = PHI4_AUDIO
     LORA_FOLDER = "speech-lora"
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("peft", "phi4-multimodal", f"its speech LoRA ({self.LORA_FOLDER}/)"),
-                ("torchvision", "phi4-multimodal", "the image processor its processor loads")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("peft", f"its speech LoRA ({self.LORA_FOLDER}/)"),
+                ("torchvision", "the image processor its processor loads")]
 
     def prepare_processor(self, processor) -> None:
         if not getattr(processor, "chat_template", None):

@@ -6,7 +6,13 @@ from __future__ import annotations
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-QWEN2_5_OMNI = Family("Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B")
+QWEN2_5_OMNI = Family(
+    "Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B", name_parts=("qwen2.5-omni",), extra="qwen2-5-omni",
+    tiny_models=("qwen2_5_omni",),
+    # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66
+    authors_notes="the prompts as Kimi-Audio-Evalkit reproduces them from the Qwen2.5-Omni cookbooks "
+    "(almeval/models/qwen_omni.py:27-66), each with a system prompt of its task (in notes): a model argument here, "
+    "system_prompt= in --model_args")
 
 
 @register(QWEN2_5_OMNI)
@@ -20,8 +26,8 @@ class Qwen25OmniAdapter(FamilyAdapter):
 
     does = "the thinker alone (audio encoder and text model), without the speech talker"
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("torchvision", "qwen2-5-omni", "the video processor its processor loads")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("torchvision", "the video processor its processor loads")]
 
     def load(self, load_kwargs: dict):
         from transformers import Qwen2_5OmniThinkerForConditionalGeneration

@@ -8,12 +8,16 @@ from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-QWEN3_OMNI = Family("Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct")
-
-
-# Qwen3-Omni-30B-A3B-Thinking: the model card's (QwenLM/Qwen3-Omni README, "vLLM Usage") sampling settings for the
-# Thinking model give max_tokens=16384 (with max_model_len 32768).
-QWEN3_OMNI_THINKING_BUDGET = 16384
+QWEN3_OMNI = Family(
+    "Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct",
+    name_parts=("qwen3-omni",), extra="qwen3-omni",
+    tiny_models=("qwen3_omni", "qwen3_omni_thinker", "qwen3_omni_thinking"),
+    # Qwen3-Omni-30B-A3B-Thinking: the model card's (QwenLM/Qwen3-Omni README, "vLLM Usage") sampling settings for
+    # the Thinking model give max_tokens=16384 (with max_model_len 32768).
+    thinking_budget=16384,
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation"
+    authors_notes="Qwen3-Omni's README: no system prompt for any evaluation benchmark; the text after the audio; "
+    "Instruct models decode greedily, Thinking models with their generation_config.json")
 
 
 
@@ -48,8 +52,8 @@ class Qwen3OmniAdapter(FamilyAdapter):
     does = "the thinker alone (no talker or code2wav loaded), each request's audio encoded on its own"
     audio_method = QWEN3_OMNI_AUDIO
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("torchvision", "qwen3-omni", "the video processor its processor loads")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("torchvision", "the video processor its processor loads")]
 
     def load(self, load_kwargs: dict):
         from transformers import Qwen3OmniMoeThinkerForConditionalGeneration
@@ -64,9 +68,6 @@ class Qwen3OmniAdapter(FamilyAdapter):
         # not its template opens the trace in the prompt.
         thinking = "thinking" in str(self.pretrained).rstrip("/").rsplit("/", 1)[-1].lower()
         return super().trace_markers(processor) or (reasoning.THINK if thinking else None)
-
-    def thinking_budget(self) -> int | None:
-        return QWEN3_OMNI_THINKING_BUDGET
 
     def record(self) -> dict:
         return {"model": "the thinker only (text out); the speech talker and code2wav are not loaded",

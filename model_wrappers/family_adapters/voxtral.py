@@ -6,7 +6,7 @@ from __future__ import annotations
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
-VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507")
+VOXTRAL = Family("Voxtral", ("voxtral",), "mistralai/Voxtral-Mini-3B-2507", extra="voxtral", tiny_models=("voxtral",))
 
 
 @register(VOXTRAL)
@@ -27,9 +27,9 @@ class VoxtralAdapter(FamilyAdapter):
     encodes_prompt = True
     stops_in_generate = False  # MistralCommonBackend has no _convert_id_to_token, which StopStringCriteria reads
 
-    def needs(self) -> list[tuple[str, str, str]]:
-        return [("mistral_common", "voxtral", "its tekken tokenizer and prompt format"),
-                ("soxr", "voxtral", "mistral_common's audio path (mistral_common[audio])")]
+    def needs(self) -> list[tuple[str, str]]:
+        return [("mistral_common", "its tekken tokenizer and prompt format"),
+                ("soxr", "mistral_common's audio path (mistral_common[audio])")]
 
     def audio_window_seconds(self, from_processor: float | None) -> float | None:
         return None

@@ -24,13 +24,14 @@ import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat
+from lm_eval_audio.model_wrappers.author_prompts import OwnFormat
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage import jsonl
 # The ``dataset_name`` of every item of the bundled sample (make_sample.py): whatever reports on it says so.
 from lm_eval_audio.testing.synthetic_audio import SYNTHETIC_SAMPLE_DATASET  # noqa: F401
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_audio import QWEN2_AUDIO
 
 log = logging.getLogger("lm_eval.audio.airbench")
 
@@ -73,7 +74,7 @@ _REQUIRED = {
 # the system turn 'You are a helpful assistant.', on the Instruct model; no family publishes a Foundation prompt.
 AUTHORS_PROMPTS = {
     "Foundation": {},
-    "Chat": {"Qwen2-Audio": OwnFormat("QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_chat.py:55-63",
+    "Chat": {QWEN2_AUDIO: OwnFormat("QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_chat.py:55-63",
                                       "Qwen2-Audio-7B-Instruct with its chat template and the system turn 'You are a "
                                       "helpful assistant.'")},
 }
@@ -275,7 +276,7 @@ def load_items(source: DataSource | Path, track: str, task_names: list[str] | No
             continue
         for item in items:
             path = audio_file(root, track, item)
-            problem = source.problem(path)
+            problem = source.problem(path, notes)
             if problem:
                 problems[folder] += 1
                 notes.note("airbench_unusable_audio", f"{track}/{item['task_name']}/{item['uniq_id']}", problem)

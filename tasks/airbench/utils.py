@@ -7,7 +7,7 @@ connects them to lm-eval's task fields.
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import author_prompts
+from lm_eval_audio.model_wrappers import author_prompts
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
 
 SPEC = DataSpec(
     name="AISHELL-1", variable="AISHELL1_DATA_DIR", metadata_key="aishell1_data_dir", hub="TwinkStart/AISHELL-1",
@@ -25,7 +27,7 @@ PROMPT = "请把这段语音转录成文本。"
 # this task's default)
 AUTHORS_PROMPTS = {
     **author_prompts.speech_recognition("zh", "Chinese"),
-    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:438"),
+    KIMI_AUDIO: Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:438"),
 }
 
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
 
 TEST = "AISHELL-DEV-TEST-SET/iOS/test"
 # kaldi-asr/kaldi@5ef3962 egs/aishell2/README.md:21; MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:495
@@ -40,7 +42,7 @@ SPEC = DataSpec(
 PROMPT = "请把这段语音转录成文本。"
 AUTHORS_PROMPTS = {
     **author_prompts.speech_recognition("zh", "Chinese"),
-    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:541"),
+    KIMI_AUDIO: Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:541"),
 }
 
 

@@ -10,7 +10,7 @@ long-form recordings rejoined, the spread across templates with ``prompt_mode=sw
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import author_prompts
+from lm_eval_audio.model_wrappers import author_prompts
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.tasks.audiobench import data, judges, scoring

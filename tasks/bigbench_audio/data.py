@@ -95,7 +95,7 @@ def load_docs(categories: list[str], metadata: dict, sample: bool, *, notes: Dat
             invalid.add(index, item.get("id"), bad)
             continue
         audio = source.root / str(item["file_name"]).replace("\\/", "/")
-        problem = source.problem(audio)
+        problem = source.problem(audio, notes)
         if problem:
             no_audio += 1
             notes.note("unusable_audio", f"{label}/{item['id']}", problem)

@@ -20,11 +20,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import QWEN_AUDIO
 
 SHARDS = "clotho_aqa/clotho_aqa_test_filtered-*.parquet"
 SPEC = DataSpec(
@@ -38,7 +40,7 @@ PROMPT = QUESTION + "\nAnswer the question using a single word only. "
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen-Audio@b50fb95 eval_audio/evaluate_aqa.py:108: the question alone after the base model's
     # <|startofanalysis|><|en|><|question|> task tags (the model's own template, not text of the benchmark)
-    "Qwen-Audio": Published(QUESTION, "QwenLM/Qwen-Audio@b50fb95 eval_audio/evaluate_aqa.py:108 (the question "
+    QWEN_AUDIO: Published(QUESTION, "QwenLM/Qwen-Audio@b50fb95 eval_audio/evaluate_aqa.py:108 (the question "
                             "after the base model's task tags)"),
 }
 

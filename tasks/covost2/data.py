@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.metrics import bleu
 from lm_eval_audio.metrics.speech_to_text import BLEU_PREFIX
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
 
 SPEC = DataSpec(
     name="CoVoST 2", variable="COVOST2_DATA_DIR", metadata_key="covost2_data_dir", hub="fixie-ai/covost2",
@@ -53,7 +55,7 @@ def authors_prompts(direction: str) -> dict:
     _, source_language, target_language = DIRECTIONS[direction]
     out = author_prompts.speech_translation(source_language, target_language)
     if direction in QWEN2_5_OMNI_DIRECTIONS:
-        out["Qwen2.5-Omni"] = Published(PROMPT.format(source=source_language, target=target_language),
+        out[QWEN2_5_OMNI] = Published(PROMPT.format(source=source_language, target=target_language),
                                         QWEN2_5_OMNI_SOURCE)
     return out
 

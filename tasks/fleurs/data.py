@@ -19,11 +19,13 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets, split_layouts
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets, split_layouts
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.benchmarks.split_layouts import SplitLayout
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
 
 log = logging.getLogger("lm_eval.audio.fleurs")
 
@@ -105,7 +107,7 @@ def authors_prompts(language: str) -> dict:
     iso = {"cmn_hans_cn": "zh", "yue_hant_hk": "yue"}.get(language, language.split("_")[0])
     out = author_prompts.speech_recognition(iso, ENGLISH_NAMES[language])
     if language in KIMI_LINES:
-        out["Kimi-Audio"] = Published(default_prompt(language), KIMI_SOURCE.format(line=KIMI_LINES[language]))
+        out[KIMI_AUDIO] = Published(default_prompt(language), KIMI_SOURCE.format(line=KIMI_LINES[language]))
     return out
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets, split_layouts
+from lm_eval_audio.benchmarks import speech_sets, split_layouts
+from lm_eval_audio.model_wrappers import author_prompts
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.benchmarks.split_layouts import SplitLayout

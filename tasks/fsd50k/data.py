@@ -15,13 +15,16 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
 from lm_eval_audio.benchmarks.label_sets import READINGS
 from lm_eval_audio.benchmarks.task_settings import one_of
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
 
 SPEC = DataSpec(
     name="FSD50K", variable="FSD50K_DATA_DIR", metadata_key="fsd50k_data_dir", hub="Fhrozen/FSD50k",
@@ -33,11 +36,11 @@ PROMPT = "Which labels describe the sound?"  # MIDASHENGLM_CSV, MiDashengLM's co
 # The prompts MiDashengLM's evaluation asked the models its card compares (--model_args ...,prompts=authors); its
 # compute_map.py reads each one's answer by the model's name: give label_reading too (README.md).
 AUTHORS_PROMPTS = {
-    "Qwen2.5-Omni": Published("Classify the multi-label sound with keywords in English.", MIDASHENGLM_CSV,
+    QWEN2_5_OMNI: Published("Classify the multi-label sound with keywords in English.", MIDASHENGLM_CSV,
                               "as MiDashengLM's evaluation asked Qwen2.5-Omni, with the system prompt 'You are a "
                               "multi-label sound classification model.' (system_prompt= in --model_args); its "
                               "answers read with --metadata '{\"label_reading\": \"qwen\"}'"),
-    "Kimi-Audio": Published(PROMPT, MIDASHENGLM_CSV, "as MiDashengLM's evaluation asked Kimi-Audio-Instruct; its "
+    KIMI_AUDIO: Published(PROMPT, MIDASHENGLM_CSV, "as MiDashengLM's evaluation asked Kimi-Audio-Instruct; its "
                             "answers read with --metadata '{\"label_reading\": \"kimi\"}'"),
 }
 READING_KEY = "label_reading"
@@ -99,6 +102,6 @@ def load_docs(metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
         labels = [n.replace("_", " ") for n in names]
         docs.append(speech_sets.document(
             len(docs), row["fname"], "; ".join(labels), "", instruction, audio_path=str(audio),
-            audio_problem=found.problem(audio), labels=labels, label_reading=split))
+            audio_problem=found.problem(audio, notes), labels=labels, label_reading=split))
     invalid.warn(labels_path)
     return speech_sets.checked(docs, label, notes, missing_are="scored as naming no label")

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.model_wrappers.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import HubLayout, Layout
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.audio_flamingo import AUDIO_FLAMINGO_3
+from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN3_OMNI
 
 LAYOUT = Layout(
     DataSpec(
@@ -42,7 +44,7 @@ AF3_MCQ = "{question} Choose the correct option from the following options:\n{op
 AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static/mmar.json; llava/eval/app.py:186-187"
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAR publishes no prompt: the one asked is arXiv "
+    QWEN3_OMNI: OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAR publishes no prompt: the one asked is arXiv "
                             "2604.24401's (metrics.choice_matching.mcq_prompt)"),
-    "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE),
+    AUDIO_FLAMINGO_3: Published(AF3_MCQ, AF3_MCQ_SOURCE),
 }

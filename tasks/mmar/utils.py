@@ -3,7 +3,8 @@ the paper's prompt and both scorings (``lm_eval_audio.judges.choice_scoring``)."
 
 from __future__ import annotations
 
-from lm_eval_audio.benchmarks import author_prompts, choice_layout
+from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.model_wrappers import author_prompts
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
 from lm_eval_audio.metrics.choice_matching import mcq_prompt

@@ -13,11 +13,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.model_wrappers.author_prompts import OwnFormat, Published, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.choice_layout import Layout
 from lm_eval_audio.benchmarks.data_spec import DataSpec
 from lm_eval_audio.tasks.mmau.hub_audio import ParquetClips
+from lm_eval_audio.model_wrappers.family_adapters.audio_flamingo import AUDIO_FLAMINGO_3
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN3_OMNI
 
 GROUPS = {"task": ("sound", "music", "speech"), "difficulty": ("easy", "hard", "medium")}
 MINI_DATA = DataSpec(
@@ -47,13 +50,13 @@ AF3_MCQ_SOURCE = "NVIDIA/audio-flamingo@1337fb9 (branch audio_flamingo_3) static
 KIMI_MCQ = "{question}\n{options_inline}"
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAU publishes no prompt: the one asked is arXiv "
+    QWEN3_OMNI: OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE, "MMAU publishes no prompt: the one asked is arXiv "
                             "2604.24401's (metrics.choice_matching.mcq_prompt)"),
-    "Audio Flamingo 3": Published(AF3_MCQ, AF3_MCQ_SOURCE,
+    AUDIO_FLAMINGO_3: Published(AF3_MCQ, AF3_MCQ_SOURCE,
                                   "the authors' MMAU file is not published (llava/eval/eval_audio_bench.py:115 reads "
                                   "each question from it; llava/eval/registry_audio.yaml lists MMAU): the format is "
                                   "that of the file they ship, MMAR's"),
-    "Kimi-Audio": Published(KIMI_MCQ, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:626-630",
+    KIMI_AUDIO: Published(KIMI_MCQ, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:626-630",
                             "the evalkit reads the answer with an LLM judge that takes a bare letter "
                             "(almeval/datasets/ds_mqa.py:16-34); here official_acc reads only the option's text (a "
                             "bare letter counts wrong), glitters_acc reads letters too"),

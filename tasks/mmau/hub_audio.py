@@ -20,7 +20,6 @@ and rows without an item are recorded in the results (``lm_eval_audio_data.sourc
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import re
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lm_eval_audio.benchmarks.hub_data import HubDataError, Snapshot
+from lm_eval_audio.storage import run_state
 from lm_eval_audio.storage.data_paths import leaves_folder
 from lm_eval_audio.storage.digests import file_sha256
 
@@ -145,8 +145,10 @@ def _summary(check: dict) -> dict:
     return out
 
 
-@functools.cache  # once per run (each task of a group reads the folder)
 def _warn_once(check_file: str, name: str, label: str, problems: tuple) -> None:
+    """Once per run (each task of a group reads the folder): the run's own record of what it said."""
+    if not run_state.current().first_time(("mmau test-mini differences", check_file, problems)):
+        return
     counts = dict(problems)
     log.warning("%s: %s differs from the official mmau-test-mini.json: %d row(s) with other text, %d item(s) with no "
                 "row, %d repeated row(s), %d row(s) without audio (the items are scored from the JSON; an item "

@@ -92,7 +92,7 @@ def _closed_scores(items: list[dict], task) -> list[float] | None:
             encode = embedding_match.load_encoder(name, device, local_only)
         except embedding_match.EmbedderUnavailable as e:
             task.note("unscored_metrics", f"{task.name}/official_acc", str(e))
-            if task.first_time_in_process(("embedder", name)):  # the same in every run of the process
+            if task.first_time_in_command(("embedder", name)):  # the same in every run of the command
                 log.warning("%s; official_acc and performance_score of MMAU-Pro's closed questions are NaN", e)
             return None
         present = [i for i in items if not i["audio_missing"]]

@@ -17,13 +17,14 @@ import logging
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import author_prompts
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
 from lm_eval_audio.benchmarks.hub_data import DataSource
+from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN3_OMNI
 
 log = logging.getLogger("lm_eval.audio.mmsu")
 
@@ -42,7 +43,7 @@ PROMPTS = {
 # The model authors' prompts (--model_args ...,prompts=authors): none published beside MMSU's own
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
+    QWEN3_OMNI: OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
 }
 
 

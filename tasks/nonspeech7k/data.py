@@ -17,11 +17,15 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, class_reading, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import class_reading, speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_audio import QWEN2_AUDIO
 
 METADATA = ("metadata of test set.csv", "metadata_test.csv")  # Zenodo's name, then the evalkit's
 SPEC = DataSpec(
@@ -46,15 +50,15 @@ PROMPT = ("Identify the human vocal sound in the audio.\nOptions:\n(A) Breath\n(
 AUTHORS_PROMPTS = {
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:42-43 (its Qwen2-Audio-7B base model, an
     # AudioEvent set)
-    "Qwen2-Audio": Published(f"Listen to the given audio carefully and answer this question: {PROMPT} Your answer is:",
+    QWEN2_AUDIO: Published(f"Listen to the given audio carefully and answer this question: {PROMPT} Your answer is:",
                              "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:42-43"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:45-46, 60-61
-    "Qwen2.5-Omni": Published(f"Listen to the given audio carefully and answer this question: {PROMPT}.",
+    QWEN2_5_OMNI: Published(f"Listen to the given audio carefully and answer this question: {PROMPT}.",
                               "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:45-46",
                               "with the system prompt 'You are a vocal sound classification model.' "
                               "(almeval/models/qwen_omni.py:60-61; system_prompt= in --model_args)"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32: the question as is
-    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
+    KIMI_AUDIO: Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
 }
 
 # What the results say of the metric (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote

@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
 
 DOWNLOAD = ("NSynth is not on the Hub in its release layout: download nsynth-test.jsonwav.tar.gz from "
             "http://download.magenta.tensorflow.org/datasets/nsynth/nsynth-test.jsonwav.tar.gz and unpack it into "
@@ -47,11 +50,11 @@ PROMPTS = {
 # The prompts MiDashengLM's evaluation asked the models its card compares (--model_args ...,prompts=authors): the
 # numbers its table gives them come from these.
 AUTHORS_PROMPTS = {"instrument": {
-    "Qwen2.5-Omni": Published("Recognize the music instrument with keywords in English.", MIDASHENGLM_CSV,
+    QWEN2_5_OMNI: Published("Recognize the music instrument with keywords in English.", MIDASHENGLM_CSV,
                               "as MiDashengLM's evaluation asked Qwen2.5-Omni, with the system prompt 'You are a "
                               "music instrument classification model.' (system_prompt= in --model_args)"),
     # The csv cell ends so ("noth"): cut in the source, reproduced as it is
-    "Kimi-Audio": Published("Classify the music instrument with a keyword in English. Output only one label and noth",
+    KIMI_AUDIO: Published("Classify the music instrument with a keyword in English. Output only one label and noth",
                             MIDASHENGLM_CSV, "as MiDashengLM's evaluation asked Kimi-Audio-Instruct; the text is cut "
                             "short in the source"),
 }}

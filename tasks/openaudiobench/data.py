@@ -97,7 +97,7 @@ def load_docs(subset: str, metadata: dict, sample: bool, *, notes: DataNotes) ->
             invalid.add(index, name, f"audio_filename {name!r} leads outside the subset's audios/ folder: refused")
             continue
         audio = path.parent / "audios" / name
-        problem = source.problem(audio)
+        problem = source.problem(audio, notes)
         if problem:
             no_audio += 1
             notes.note("unusable_audio", f"{label}/{name}", problem)

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, class_reading, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import class_reading, speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
 from lm_eval_audio.storage.data_paths import leaves_folder
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_audio import QWEN2_AUDIO
 
 FOLDER = "TUT-acoustic-scenes-2017-evaluation"
 SPEC = DataSpec(
@@ -51,15 +55,15 @@ PROMPT = ("Identify the acoustic scene in the audio.\nOptions:\n(A) beach\n(B) b
 AUTHORS_PROMPTS = {
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:42-43 (its Qwen2-Audio-7B base model, an
     # AudioEvent set)
-    "Qwen2-Audio": Published(f"Listen to the given audio carefully and answer this question: {PROMPT} Your answer is:",
+    QWEN2_AUDIO: Published(f"Listen to the given audio carefully and answer this question: {PROMPT} Your answer is:",
                              "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:42-43"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:45-46, 64-66
-    "Qwen2.5-Omni": Published(f"Listen to the given audio carefully and answer this question: {PROMPT}.",
+    QWEN2_5_OMNI: Published(f"Listen to the given audio carefully and answer this question: {PROMPT}.",
                               "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:45-46",
                               "with the system prompt 'You are a helpful assistant.' (almeval/models/qwen_omni.py:"
                               "64-66; system_prompt= in --model_args)"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32: the question as is
-    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
+    KIMI_AUDIO: Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/kimi_audio.py:31-32"),
 }
 
 # What the results say of the metrics (lm_eval_audio_data.scoring_rules): acc is not the judged number the cards quote

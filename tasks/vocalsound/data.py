@@ -14,11 +14,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import NotUsed, Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import NotUsed, Published
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_5_omni import QWEN2_5_OMNI
+from lm_eval_audio.model_wrappers.family_adapters.qwen2_audio import QWEN2_AUDIO
 
 SPEC = DataSpec(
     name="VocalSound", variable="VOCALSOUND_DATA_DIR", metadata_key="vocalsound_data_dir",
@@ -34,18 +38,18 @@ KIMI_OPTIONS = ("Identify the human vocal sound in the audio.\nOptions:\n(A) Lau
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_vocal_sound.py:33 (the prompt from vocalsound_eval.jsonl), as
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_audio.py:38 reproduces it: this task's default
-    "Qwen2-Audio": Published(PROMPT, "QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_vocal_sound.py:33 (the prompt "
+    QWEN2_AUDIO: Published(PROMPT, "QwenLM/Qwen2-Audio@595360e eval_audio/evaluate_vocal_sound.py:33 (the prompt "
                              "from its jsonl), as MoonshotAI/Kimi-Audio-Evalkit@4080c49 "
                              "almeval/models/qwen_audio.py:38 reproduces it",
                              "exact_match is that evaluation's reading (the answer, left-stripped, equal to the "
                              "class)"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66 (from the Qwen2.5-Omni cookbooks)
-    "Qwen2.5-Omni": Published("Classify the given human vocal sound in English.",
+    QWEN2_5_OMNI: Published("Classify the given human vocal sound in English.",
                               "MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66 (from the "
                               "Qwen2.5-Omni cookbooks)", "with the system prompt 'You are a vocal sound "
                               "classification model.' (system_prompt= in --model_args)"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:806
-    "Kimi-Audio": NotUsed(KIMI_OPTIONS, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:806",
+    KIMI_AUDIO: NotUsed(KIMI_OPTIONS, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:806",
                           "it asks for an option letter; this task's readings (lmms-eval's class-name search, "
                           "Qwen2-Audio's exact match) read class names, so every letter would be scored wrong (the "
                           "evalkit reads the letter with an LLM judge)"),

@@ -24,14 +24,16 @@ from pathlib import Path
 
 from lm_eval_audio.audio import table_checks
 from lm_eval_audio.audio.refs import text_instead
-from lm_eval_audio.benchmarks import author_prompts
-from lm_eval_audio.benchmarks.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FORMAT_SOURCE
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import OwnFormat, QWEN3_OMNI_OWN_FORMAT_SOURCE
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.task_settings import one_of
 from lm_eval_audio.benchmarks.data_spec import DataSpec, resolve
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.tasks.voicebench import rules
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
+from lm_eval_audio.model_wrappers.family_adapters.qwen3_omni import QWEN3_OMNI
 
 log = logging.getLogger("lm_eval.audio.voicebench")
 
@@ -67,9 +69,9 @@ class VoiceBenchDataError(LayoutDataError):
 # as this task's audio modality does
 AUTHORS_PROMPTS = {
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation": benchmarks with their own formatting keep it
-    "Qwen3-Omni": OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
+    QWEN3_OMNI: OwnFormat(QWEN3_OMNI_OWN_FORMAT_SOURCE),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85: question "" ("the question is in audio")
-    "Kimi-Audio": OwnFormat("MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85",
+    KIMI_AUDIO: OwnFormat("MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:85",
                             "the evalkit asks each item with no text (question \"\"), as this task's audio modality"),
 }
 DATA = DataSpec("VoiceBench", "VOICEBENCH_DATA_DIR", "voicebench_data_dir", hub="hlt-lab/voicebench",

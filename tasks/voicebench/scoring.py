@@ -230,7 +230,7 @@ def _pedant_scores(items: list[dict], task) -> list[float] | None:
         except Exception as e:  # not installed, or its classifier cannot be fetched
             why = f"{type(e).__name__}: {e}"
             task.note("unscored_metrics", f"{task.name}/panda_acc", f"{why}; {PEDANT_HOW}")
-            if task.first_time_in_process(("pedant", "unavailable")):
+            if task.first_time_in_command(("pedant", "unavailable")):
                 log.warning("VoiceBench SD-QA: PEDANT (qa_metrics) cannot run here (%s): panda_acc and leaderboard_score "
                             "are NaN; %s. To score it, %s", why,
                             "gpt_acc is reported" if task.judged else "gpt_acc needs a judge, and none is configured",

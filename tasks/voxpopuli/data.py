@@ -12,7 +12,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
 from lm_eval_audio.benchmarks.choice_layout import LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec

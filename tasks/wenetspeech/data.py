@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lm_eval_audio.benchmarks import author_prompts, speech_sets
-from lm_eval_audio.benchmarks.author_prompts import Published
+from lm_eval_audio.benchmarks import speech_sets
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.model_wrappers.author_prompts import Published
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.benchmarks.data_spec import DataSpec
+from lm_eval_audio.model_wrappers.family_adapters.not_run import KIMI_AUDIO
 
 SPEC = DataSpec(
     name="WenetSpeech", variable="WENETSPEECH_DATA_DIR", metadata_key="wenetspeech_data_dir",
@@ -26,7 +28,7 @@ PROMPT = "请把这段语音转录成文本。"
 # this task's default)
 AUTHORS_PROMPTS = {
     **author_prompts.speech_recognition("zh", "Chinese"),
-    "Kimi-Audio": Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:307"),
+    KIMI_AUDIO: Published(PROMPT, "MoonshotAI/Kimi-Audio-Evalkit@4080c49 data/download_benchmark.py:307"),
 }
 
 
