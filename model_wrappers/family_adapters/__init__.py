@@ -247,7 +247,8 @@ def of_model_type(model_type: str) -> Family | None:
 def named_in(text: str, families=None) -> Family | None:
     """The first family (of ``families``, else every one) one of whose name parts ``text`` holds, case aside."""
     text = text.lower()
-    return next((f for f in (families or _FAMILIES) if any(part in text for part in f.name_parts)), None)
+    among = _FAMILIES if families is None else families
+    return next((f for f in among if any(part in text for part in f.name_parts)), None)
 
 
 def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
