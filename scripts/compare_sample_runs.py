@@ -12,8 +12,8 @@ Two runs, offline, each in a subprocess of this checkout's environment:
   smoke-test judge).
 
 Compared after normalising what changes from one run to the next of the same code: the run's folder (written as
-``<OUT>``), dates, durations, timestamps in file names, the local judges' ports, the environment's description and the
-git commit.
+``<OUT>``, and as lm-eval names a folder after it), dates, durations, timestamps, the local judges' ports, the addresses
+in the functions' reprs lm-eval writes into the configs, the environment's description and the git commit.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ VOLATILE_KEYS = {"date", "start_time", "end_time", "total_evaluation_time_second
                  "seconds", "latency_seconds", "started", "finished", "pid"}
 TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}[-:]\d{2}[-:]\d{2}(\.\d+)?")
 LOCAL_SERVER = re.compile(r"http://(127\.0\.0\.1|localhost):\d+")  # the judges' ports, new in each run
+ADDRESS = re.compile(r" at 0x[0-9a-f]+>")  # a function's repr in lm-eval's configs: its address in this process
 
 
 def sample_tasks() -> list[str]:
@@ -81,8 +82,9 @@ def normalised(value, out: Path):
     if isinstance(value, list):
         return [normalised(v, out) for v in value]
     if isinstance(value, str):
-        value = value.replace(str(out.resolve()), "<OUT>").replace(str(out), "<OUT>")
-        return LOCAL_SERVER.sub("<LOCAL SERVER>", TIMESTAMP.sub("<TIME>", value))
+        for folder in (str(out.resolve()), str(out)):  # as written, and as lm-eval names a folder after it
+            value = value.replace(folder, "<OUT>").replace(folder.replace("/", "__"), "<OUT>")
+        return ADDRESS.sub(" at <ADDRESS>>", LOCAL_SERVER.sub("<LOCAL SERVER>", TIMESTAMP.sub("<TIME>", value)))
     return value
 
 
@@ -93,7 +95,7 @@ def files_of(out: Path) -> dict[str, object]:
     for path in sorted(out.rglob("*")):
         if path.suffix not in (".json", ".jsonl") or not path.is_file() or "tiny-qwen2-audio" in path.parts:
             continue
-        name = TIMESTAMP.sub("<TIME>", str(path.relative_to(out)))
+        name = normalised(str(path.relative_to(out)), out)
         text = path.read_text(encoding="utf-8")
         records = [json.loads(line) for line in text.splitlines() if line.strip()] if path.suffix == ".jsonl" \
             else json.loads(text)
