@@ -90,7 +90,7 @@ def _as_pairs(verdicts) -> list:
 
 def _run(items, base_url: str, cache: Path, concurrency: int, label: str) -> tuple[float, int, list]:
     config = JudgeConfig(model="bench-judge", base_url=base_url, cache_path=str(cache), concurrency=concurrency)
-    scoring = TaskScoring(label, judged=True)
+    scoring = TaskScoring(label, judge=config)
     start = time.perf_counter()
     verdicts = airbench_judges.judge_chat(items, config, scoring)
     seconds = time.perf_counter() - start

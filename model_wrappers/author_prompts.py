@@ -179,10 +179,13 @@ def family(metadata: dict) -> Family:
         raise AuthorPromptError(f"{KEY}=authors needs the model's name to find its family: pretrained= (hf-audio) "
                                 f"or model= (openai-audio) in --model_args. Families with authors' prompts: {known}")
     model_type = _model_type(name)
-    found = family_adapters.of_model_type(model_type) or family_adapters.named_in(name.replace("_", "-"),
-                                                                                 with_authors_prompts())
-    if found is not None and found.authors_notes:
-        return found
+    of_type = family_adapters.of_model_type(model_type)
+    if of_type is not None and of_type.authors_notes:
+        return of_type
+    by_name = family_adapters.named_in(name.replace("_", "-"), with_authors_prompts())
+    if by_name is not None:
+        return by_name
+    found = of_type
     what = f" (config.json model_type {model_type!r})" if model_type else ""
     of = f"of the family {found.name}, which has no authors' prompts" if found else "of no family with authors' prompts"
     raise AuthorPromptError(f"{KEY}=authors: the model {name!r}{what} is {of}; families with authors' prompts: "

@@ -102,10 +102,14 @@ def padded(fills: dict[str, object] | None = None):
     Phi-4's encoder): each request's rows zero-padded to the longest (``fills`` gives another value per field, e.g.
     Gemma 3n's ``audio_mel_mask``: True, padding) and concatenated. The model reads each clip's own frames only (its
     mask, or its ``audio_embed_sizes``)."""
-    import torch
-
     fills = fills or {}
-    return lambda outputs: _join(outputs, lambda field, tensors: torch.cat(_padded_alike(tensors, fills.get(field, 0))))
+
+    def join(outputs: list):
+        import torch  # when a model runs, not when a family module (or a benchmark's authors' prompts) is imported
+
+        return _join(outputs, lambda field, tensors: torch.cat(_padded_alike(tensors, fills.get(field, 0))))
+
+    return join
 
 
 def _join(outputs: list, combine: Callable[[str, list], object]):

@@ -3,8 +3,8 @@
 A proven family's record sits in its module of ``family_adapters`` beside the adapter that runs it; the families
 ``hf-audio`` does not run sit there too (``family_adapters.not_run``): those transformers builds wrong or not at all
 (:attr:`Family.refused`), and those only their own server runs (:attr:`Family.served`). The adapter registry, the
-refusals, the served recipes, the authors' prompts (``model_wrappers.author_prompts``), the family table of
-docs/MODELS.md (``lm-eval-audio families``) and the family proofs of the tests all read these records
+refusals, the served recipes, the authors' prompts (``model_wrappers.author_prompts``) and the family proofs of the
+tests all read these records, and docs/MODELS.md's family table is checked against them
 (``family_adapters.all_families``), so a family is named in one place.
 
 A family is run only where a tiny model of its real transformers classes shows the prompt tokens, batch

@@ -137,6 +137,15 @@ def _run_in_process(args: list[str], cwd: Path, env: dict) -> subprocess.Complet
     return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
+@pytest.fixture(autouse=True)
+def _a_run_of_its_own():
+    """Each test starts with a run of its own (storage.run_state), as a new command or TaskManager gives one: an
+    earlier test's run (its judges, the warnings it said once) does not reach it."""
+    from lm_eval_audio.storage import run_state
+
+    run_state.fresh()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _lm_eval_task_index_built_once():
     """lm-eval indexes its ~15,000 task YAML files at every TaskManager (about 10 s); they do not

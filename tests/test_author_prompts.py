@@ -133,6 +133,11 @@ def test_the_models_family_from_its_hub_id_its_served_name_or_its_folders_config
         folder.mkdir(parents=True)
         (folder / "config.json").write_text(json.dumps({"model_type": model_type}))
         assert author_prompts.family({"pretrained": str(folder)}).name == family
+    # a model_type of a family without authors' prompts (a Qwen2.5-Omni thinker saved alone): the name decides
+    folder = tmp_path / "Qwen2.5-Omni-7B-thinker"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"model_type": "qwen2_5_omni_thinker"}))
+    assert author_prompts.family({"model": str(folder)}).name == "Qwen2.5-Omni"
 
 
 def test_a_model_of_no_family_with_authors_prompts_stops_the_load_in_one_line(tmp_path):

@@ -242,3 +242,27 @@ def test_task_manager_positional_and_keyword_calls_both_get_plugin_tasks(monkeyp
     c = TaskManager(include_path="tests/fixtures/text_tasks", include_defaults=False)
     assert all("spoken_digits_gen" in t.all_tasks and "tiny_arc" in t.all_tasks for t in (a, b))
     assert "spoken_digits_gen" not in c.all_tasks and "tiny_arc" in c.all_tasks
+
+
+def test_the_configuration_is_handed_to_lm_evals_own_parse_and_the_parse_put_back():
+    """cli_patches.parsed_once: lm-eval's parse of the command's own arguments returns the configuration the checks
+    parsed; any other namespace is parsed; the class is left as it was found, an inherited from_cli included."""
+    import argparse
+
+    from lm_eval_audio.harness.cli_patches import parsed_once
+
+    class Config:
+        @classmethod
+        def from_cli(cls, namespace):
+            return ("parsed", namespace)
+
+    class Inherits(Config):
+        pass
+
+    args, other = argparse.Namespace(), argparse.Namespace()
+    for klass in (Config, Inherits):
+        config = klass()
+        before = dict(vars(klass))
+        with parsed_once(config, args):
+            assert klass.from_cli(args) is config and klass.from_cli(other) == ("parsed", other)
+        assert dict(vars(klass)) == before and klass.from_cli(args) == ("parsed", args)

@@ -70,6 +70,14 @@ def test_families_transformers_does_not_implement_name_the_way_to_evaluate_them(
         assert "cannot be evaluated here yet" in message
 
 
+def test_a_served_familys_name_in_a_parent_folder_refuses_nothing():
+    """A served family is recognised by the checkpoint's own name (a Hub id's, a folder's last part), not by the
+    folders above it: a text LLM kept under qwen-audio-eval/ is no Qwen-Audio checkpoint."""
+    family_adapters.refuse_known("/home/u/qwen-audio-eval/Qwen2.5-0.5B-Instruct", {"model_type": "qwen2"}, None)
+    with pytest.raises(UnsupportedFamily, match="is a Qwen-Audio checkpoint"):
+        family_adapters.refuse_known("/home/u/models/Qwen-Audio-Chat/", {}, None)
+
+
 def test_an_unknown_audio_family_needs_family_generic():
     with pytest.raises(UnsupportedFamily, match="model_type dots3_note.*pass family=generic"):
         family_adapters.resolve("dots-studio/dots3-note-prev", {"model_type": "dots3_note"}, True, None)

@@ -334,3 +334,8 @@ def test_gen_kwargs_max_gen_toks_is_a_budget_for_hf_audio_only():
                                  metadata=dict(model_args))  # lm-eval's model_args | metadata
         budget_from_gen_kwargs(config)
         assert config.model_args == expected and config.metadata == expected  # what the tasks get too
+    # --metadata's own thinking_budget wins in the tasks' metadata, as lm-eval merges model_args | metadata
+    config = SimpleNamespace(model="hf-audio", gen_kwargs={"max_gen_toks": 64}, model_args={"pretrained": "x"},
+                             metadata={"pretrained": "x", "thinking_budget": 8})
+    budget_from_gen_kwargs(config)
+    assert config.model_args["thinking_budget"] == 64 and config.metadata["thinking_budget"] == 8

@@ -5,7 +5,8 @@ it is given what it leaves out or flags (missing folders, invalid items, unusabl
 give once per run. The notes travel back with what the load returns: on the ``DatasetDict`` lm-eval keeps as the
 task's ``dataset``, or on the error that stopped the load. The seam (``lm_eval_audio.harness.task_building``)
 puts them into the run's results (``lm_eval_audio_data``) and gives each warning once per run; loaders write no
-run-wide state themselves.
+run-wide state themselves. (A data source opened outside any loader's notes, by a check before the model loads as by a
+loader, says its warning once per run through ``storage.run_state``: MMAU's Hub rows.)
 """
 
 from __future__ import annotations

@@ -260,16 +260,19 @@ def parsed_once(config, args):
     gets ``config``, the configuration :func:`parse_and_check` parsed and checked: the command is parsed once, and
     what was checked is what runs. Any other namespace is parsed by lm-eval's own function."""
     cls = type(config)
-    own = cls.__dict__["from_cli"]
+    own, parse = cls.__dict__.get("from_cli"), cls.from_cli  # the class's own attribute (if any), and the parse
 
     def from_cli(klass, namespace):
-        return config if namespace is args else own.__func__(klass, namespace)
+        return config if namespace is args else parse(namespace)
 
     cls.from_cli = classmethod(from_cli)
     try:
         yield config
     finally:
-        cls.from_cli = own
+        if own is None:
+            del cls.from_cli
+        else:
+            cls.from_cli = own
 
 
 def budget_from_gen_kwargs(config) -> bool:
@@ -282,8 +285,8 @@ def budget_from_gen_kwargs(config) -> bool:
     if "max_gen_toks" in gen_kwargs and isinstance(config.model_args, dict) and "thinking_budget" not in \
             config.model_args and config.model in MODELS and wrapper_class(config.model).BUDGET_FROM_GEN_KWARGS:
         config.model_args["thinking_budget"] = gen_kwargs["max_gen_toks"]
-        if isinstance(config.metadata, dict):  # the tasks' metadata holds the model's arguments (model_args | metadata)
-            config.metadata["thinking_budget"] = gen_kwargs["max_gen_toks"]
+        if isinstance(config.metadata, dict):  # the tasks' metadata: model_args | metadata, --metadata's own winning
+            config.metadata.setdefault("thinking_budget", gen_kwargs["max_gen_toks"])
         return True
     return False
 

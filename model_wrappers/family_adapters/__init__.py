@@ -261,7 +261,10 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
     # the name is read for checkpoints whose config.json says nothing we know.
     known = of_model_type(model_type)
     if known is None:
-        text = " ".join([str(pretrained), *(str(v) for v in (config or {}).get("architectures") or ()), model_type])
+        # the checkpoint's own name (a Hub id's, a folder's last part: not a parent folder's, which may be named
+        # after anything), its architectures and model_type
+        own_name = str(pretrained).rstrip("/").rsplit("/", 1)[-1]
+        text = " ".join([own_name, *(str(v) for v in (config or {}).get("architectures") or ()), model_type])
         known = named_in(text, [f for f in _FAMILIES if f.served is not None])
     if known is not None and not known.runs:
         raise UnsupportedFamily(known.refusal(pretrained, model_type if model_type in known.model_types else ""))
