@@ -77,6 +77,12 @@ class Family:
                 "evaluate a supported family (see docs/MODELS.md, 'Model families')")
 
 
+def checkpoint_name(pretrained: str) -> str:
+    """A checkpoint's own name: a Hub id's last part, or a local folder's, not a parent folder's (which may be named
+    after anything)."""
+    return str(pretrained).rstrip("/").rsplit("/", 1)[-1]
+
+
 TEXT_ONLY = Family("text-only causal LM", (), "HuggingFaceTB/SmolLM2-135M-Instruct")
 GENERIC_PATH = Family("generic (family=generic)", (), "")
 

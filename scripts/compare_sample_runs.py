@@ -6,8 +6,8 @@ must leave as it was (the results, the logged samples, the judge logs and the fi
 
 Two runs, offline, each in a subprocess of this checkout's environment:
 
-* ``hf-audio``: a tiny random-weight Qwen2-Audio (seed 0) on every benchmark's ``*_sample`` (found from the registry,
-  as ``tests/test_wheel.py`` finds them), judged by the scripted judge (``tests/scripted_judge.py``);
+* ``hf-audio``: a tiny random-weight Qwen2-Audio (seed 0) on every benchmark's ``*_sample`` (``registry.sample_names``,
+  as ``tests/test_wheel.py`` runs them), judged by the scripted judge (``tests/scripted_judge.py``);
 * ``cascade``: the README's main job (``airbench_sample``, Whisper tiny.en then SmolLM2, judged by the bundled
   smoke-test judge).
 
@@ -36,22 +36,10 @@ LOCAL_SERVER = re.compile(r"http://(127\.0\.0\.1|localhost):\d+")  # the judges'
 ADDRESS = re.compile(r" at 0x[0-9a-f]+>")  # a function's repr in lm-eval's configs: its address in this process
 
 
-def sample_tasks() -> list[str]:
-    from lm_eval_audio.benchmarks import registry
-
-    names = registry.our_task_names()
-    found = []
-    for benchmark in registry.all_benchmarks():
-        found += sorted(n for n in names if n.endswith("_sample") and registry.of_task(n) is benchmark)
-    for folder in sorted(p for p in registry.our_folder().iterdir() if p.is_dir()):
-        if not (folder / registry.DECLARATION).exists() and folder.name in names:
-            found.append(folder.name)
-    return found
-
-
 def run(out: Path) -> None:
     from scripted_judge import SERVED_MODELS, ScriptedJudge
 
+    from lm_eval_audio.benchmarks import registry
     from lm_eval_audio.testing.tiny_models import BUILDERS
 
     out.mkdir(parents=True, exist_ok=True)
@@ -63,7 +51,7 @@ def run(out: Path) -> None:
         env.pop(key, None)
     with ScriptedJudge() as judge:
         _lm_eval([lm_eval, "--model", "hf-audio", "--model_args", f"pretrained={model}", "--device", "cpu",
-                  "--tasks", ",".join(sample_tasks()), "--batch_size", "16", "--gen_kwargs", "max_gen_toks=4",
+                  "--tasks", ",".join(registry.sample_names()), "--batch_size", "16", "--gen_kwargs", "max_gen_toks=4",
                   "--log_samples", "--output_path", str(out / "hf-audio")],
                  {**env, "OPENAI_BASE_URL": judge.base_url, "LM_EVAL_AUDIO_JUDGE_MODEL": SERVED_MODELS[0]})
     _lm_eval([lm_eval, "--model", "cascade", "--tasks", "airbench_sample", "--log_samples",

@@ -143,16 +143,11 @@ def _sample_tasks() -> list[str]:
     task, group or tag named after its folder (spoken_digits)."""
     from lm_eval_audio.benchmarks import registry
 
-    names = registry.our_task_names()
-    found = []
+    found = registry.sample_names()
     for benchmark in registry.all_benchmarks():
-        own = sorted(n for n in names if n.endswith("_sample") and registry.of_task(n) is benchmark)
+        own = [n for n in found if n.endswith("_sample") and registry.of_task(n) is benchmark]
         if (benchmark.folder / "sample_data").is_dir():
             assert len(own) == 1, f"{benchmark.key} bundles sample_data/ but its *_sample task or group is {own}"
-        found += own
-    for folder in sorted(p for p in registry.our_folder().iterdir() if p.is_dir()):
-        if not (folder / registry.DECLARATION).exists() and folder.name in names:
-            found.append(folder.name)
     assert len(found) >= 14, found
     return found
 

@@ -161,6 +161,20 @@ def our_task_names() -> frozenset:
     return frozenset(_task_files())
 
 
+def sample_names() -> list[str]:
+    """What runs every bundled sample: each benchmark's synthetic ``*_sample`` group or task (those of one benchmark
+    together, sorted), then each task folder of ours that is no benchmark but bundles its own data, by the task, group
+    or tag named after its folder (spoken_digits)."""
+    names = our_task_names()
+    found = []
+    for benchmark in all_benchmarks():
+        found += sorted(n for n in names if n.endswith("_sample") and of_task(n) is benchmark)
+    for folder in sorted(p for p in our_folder().iterdir() if p.is_dir()):
+        if not (folder / DECLARATION).exists() and folder.name in names:
+            found.append(folder.name)
+    return found
+
+
 def of_task(task: str, include_paths=()) -> Benchmark | None:
     """The benchmark whose folder defines ``task`` (a task, group or tag name), or None."""
     path = _task_files(include_paths).get(task)

@@ -244,11 +244,10 @@ def of_model_type(model_type: str) -> Family | None:
     return next((f for f in _FAMILIES if model_type and model_type in f.model_types), None)
 
 
-def named_in(text: str, families=None) -> Family | None:
-    """The first family (of ``families``, else every one) one of whose name parts ``text`` holds, case aside."""
+def named_in(text: str, families) -> Family | None:
+    """The first of ``families`` one of whose name parts ``text`` holds, case aside."""
     text = text.lower()
-    among = _FAMILIES if families is None else families
-    return next((f for f in among if any(part in text for part in f.name_parts)), None)
+    return next((f for f in families if any(part in text for part in f.name_parts)), None)
 
 
 def refuse_known(pretrained: str, config: dict | None, family: str | None) -> None:
@@ -261,10 +260,8 @@ def refuse_known(pretrained: str, config: dict | None, family: str | None) -> No
     # the name is read for checkpoints whose config.json says nothing we know.
     known = of_model_type(model_type)
     if known is None:
-        # the checkpoint's own name (a Hub id's, a folder's last part: not a parent folder's, which may be named
-        # after anything), its architectures and model_type
-        own_name = str(pretrained).rstrip("/").rsplit("/", 1)[-1]
-        text = " ".join([own_name, *(str(v) for v in (config or {}).get("architectures") or ()), model_type])
+        # the checkpoint's own name, its architectures and model_type
+        text = " ".join([families.checkpoint_name(pretrained), *(str(v) for v in (config or {}).get("architectures") or ()), model_type])
         known = named_in(text, [f for f in _FAMILIES if f.served is not None])
     if known is not None and not known.runs:
         raise UnsupportedFamily(known.refusal(pretrained, model_type if model_type in known.model_types else ""))

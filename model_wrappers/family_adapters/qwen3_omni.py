@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from lm_eval_audio.model_wrappers import clip_encoding, reasoning
+from lm_eval_audio.model_wrappers import clip_encoding, families, reasoning
 from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
 from lm_eval_audio.model_wrappers.families import Family
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
@@ -66,7 +66,7 @@ class Qwen3OmniAdapter(FamilyAdapter):
     def trace_markers(self, processor) -> reasoning.TraceMarkers | None:
         # The Thinking checkpoint, by its name (the Hub id's or the folder's own, not a parent folder's), whether or
         # not its template opens the trace in the prompt.
-        thinking = "thinking" in str(self.pretrained).rstrip("/").rsplit("/", 1)[-1].lower()
+        thinking = "thinking" in families.checkpoint_name(self.pretrained).lower()
         return super().trace_markers(processor) or (reasoning.THINK if thinking else None)
 
     def record(self) -> dict:
