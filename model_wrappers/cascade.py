@@ -39,6 +39,7 @@ from lm_eval_audio.audio.refs import content_digest
 from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, count_markers, encode_chat_context
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, split_request
 from lm_eval_audio.endpoints.model_args import Arg
+from lm_eval_audio.model_wrappers.spoken_answers import SpeakingMixin, Speech, speaking_args
 from lm_eval_audio.model_wrappers.wrapper_base import AudioLM, audio_arg, lm_eval_args
 
 log = logging.getLogger("lm_eval.audio.cascade")
@@ -128,11 +129,12 @@ CASCADE_ARGS = (
     Arg("transcript_cache", None, "where transcripts are kept",
         "`~/.cache/lm_eval_audio/transcripts.sqlite` (or `LM_EVAL_AUDIO_TRANSCRIPT_CACHE`)"),
     audio_arg(),
+    *speaking_args("espeak-ng's `en-us` (`espeak-ng --voices` lists the others)"),
     *lm_eval_args(1, 64),
 )
 
 
-class CascadeLM(AudioLM):
+class CascadeLM(SpeakingMixin, AudioLM):
     WHO = WHO
     ARGS = CASCADE_ARGS
 
@@ -213,6 +215,11 @@ class CascadeLM(AudioLM):
         # warning, and the run they were found in
         self._outside, self._outside_said, self._outside_run = {}, set(), None
         self.batch_sizes = getattr(self.llm, "batch_sizes", {})
+        self.speech = None
+        if settings.spoken_answers:  # a third stage: the LLM's answer read aloud (speech_synthesis)
+            from lm_eval_audio.model_wrappers.speech_synthesis import EspeakSpeech
+
+            self.speech = EspeakSpeech(settings.voice)
         log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name,
                  settings.llm, self.llm_name, self.transcripts.path)
 
@@ -235,6 +242,8 @@ class CascadeLM(AudioLM):
         and how it was asked; the tasks whose speech the recognizer does not transcribe, with their languages."""
         record = {"asr": self.transcriber.name, "asr_languages": self.transcriber.languages, "llm": self.llm_name,
                   **getattr(self.llm, "run_record", {})}
+        if self.speech is not None:
+            record["spoken_answers"] = self.speech.record()
         if self._outside and self._outside_run == self.notes.run:
             record["recognizer_outside_its_language"] = {task: sorted(langs) for task, langs in self._outside.items()}
         return record
@@ -250,7 +259,25 @@ class CascadeLM(AudioLM):
         return encode_chat_context(chat_history, add_generation_prompt)
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
-        return self._through_llm("generate_until", requests, disable_tqdm)
+        return self.with_spoken(requests, lambda asked: self._through_llm("generate_until", asked, disable_tqdm),
+                                lambda todo, keep: self._spoken(requests, [i for i, _ in todo], keep, disable_tqdm))
+
+    def speech_identity(self) -> dict:
+        """What decides a spoken answer besides the request: each stage and how the LLM is asked."""
+        return {"model": self.results_name, "asr": self.transcriber.identity(), "llm": self.llm_name,
+                "template": self.template, "system_prompt": self.settings.system_prompt,
+                "max_new_tokens": self.settings.max_new_tokens, "speech": self.speech.record()}
+
+    def _spoken(self, requests, indexes: list[int], keep, disable_tqdm: bool) -> None:
+        """The LLM's answers read aloud, each kept as it is read. Its text answers are not the requests' answers:
+        kept out of --use_cache, which stores the spoken answers instead (spoken_answers.answered_in_speech)."""
+        hook, self.cache_hook = self.cache_hook, CacheHook(None)
+        try:
+            texts = self._through_llm("generate_until", [requests[i] for i in indexes], disable_tqdm)
+        finally:
+            self.cache_hook = hook
+        for index, text in zip(indexes, texts):
+            keep(index, text if failed_requests.is_failed(text) else Speech(str(text), *self.speech.speak(str(text))))
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         return self._through_llm("loglikelihood", requests, disable_tqdm)

@@ -26,13 +26,14 @@ import os
 
 from lm_eval_audio.audio import encoding
 from lm_eval_audio.endpoints import chat_api
-from lm_eval_audio.model_wrappers import failed_requests, reasoning
+from lm_eval_audio.model_wrappers import failed_requests, reasoning, speech_out
 from lm_eval_audio.endpoints import model_args
 from lm_eval_audio.audio.errors import AudioError
 from lm_eval_audio.audio.markers import encode_chat_context, place_audio
 from lm_eval_audio.endpoints.model_args import Arg
 from lm_eval_audio.model_wrappers.wrapper_base import AudioLM, audio_arg, lm_eval_args, prompts_arg
 from lm_eval_audio.model_wrappers.request_parts import chat_messages, generation_settings, split_request
+from lm_eval_audio.model_wrappers.spoken_answers import SpeakingMixin, Speech, speaking_args
 
 log = logging.getLogger("lm_eval.audio.openai_audio")
 
@@ -40,6 +41,7 @@ WHO = "openai-audio"
 AUDIO_PARTS = ("input_audio", "audio_url")
 # OpenAI accepts at most four stop sequences; the rest are cut here after the reply.
 _MAX_STOPS = 4
+DEFAULT_VOICE = "alloy"
 # Task generation settings the chat API also takes.
 _PASSED_GEN_KWARGS = ("top_p", "seed", "frequency_penalty", "presence_penalty")
 
@@ -97,11 +99,12 @@ OPENAI_AUDIO_ARGS = (
         "(\"Thinking models\" above). A trace a server hands over apart (`reasoning`, `reasoning_content`) is kept "
         "beside the answer for any model", read=model_args.whole(optional=True)),
     prompts_arg("`authors`: the model's authors' prompts per benchmark, as for hf-audio"),
+    *speaking_args(f"`{DEFAULT_VOICE}` (OpenAI's; vLLM-Omni's Qwen3-Omni speaks as Ethan whatever is asked)"),
     *lm_eval_args(1, None),
 )
 
 
-class OpenAIAudioLM(AudioLM):
+class OpenAIAudioLM(SpeakingMixin, AudioLM):
     WHO = WHO
     ARGS = OPENAI_AUDIO_ARGS
 
@@ -137,6 +140,10 @@ class OpenAIAudioLM(AudioLM):
                                                  "<think>...</think> in message.content"]}
         if settings.check_model:
             self._check_servers()
+        self.voice = settings.voice or DEFAULT_VOICE
+        if settings.spoken_answers:
+            self.run_record["spoken_answers"] = {"request": self._audio_request(), "read": speech_out.READ}
+            speech_out.check_speaks(self.urls, self._key, self.model, self.timeout, self._audio_request())
         self._last_stats: dict = {}
         self._ignored_gen_kwargs: set[str] = set()
 
@@ -171,9 +178,24 @@ class OpenAIAudioLM(AudioLM):
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
         if not requests:
             return []
-        answers = chat_api.run_coroutine(self._generate_all(requests, disable_tqdm))
+        return self.with_spoken(requests, lambda asked: self._answers(asked, disable_tqdm),
+                                lambda todo, keep: self._answers([requests[i] for i, _ in todo], disable_tqdm,
+                                                                 lambda k, answer: keep(todo[k][0], answer)))
+
+    def _answers(self, requests, disable_tqdm: bool, keep=None) -> list:
+        """The answers of ``requests``; with ``keep``, spoken ones, each handed to ``keep(position, answer)`` as it
+        comes."""
+        answers = chat_api.run_coroutine(self._generate_all(requests, disable_tqdm, keep))
         failed_requests.summarize(self.notes, WHO, answers, self._last_stats["unavailable"])
         return answers
+
+    def _audio_request(self) -> dict:
+        """What a request for a spoken answer adds (OpenAI's chat completions audio output)."""
+        return {"modalities": ["text", "audio"], "audio": {"voice": self.voice, "format": "wav"}}
+
+    def speech_identity(self) -> dict:
+        return {"model": self.model, "audio": self._audio_request(), "system_prompt": self.system_prompt,
+                "temperature": self.temperature, "max_tokens": self.max_tokens}
 
     # --- the work ---------------------------------------------------------------------
 
@@ -217,7 +239,7 @@ class OpenAIAudioLM(AudioLM):
             request["stop"] = until[:_MAX_STOPS]
         return request, until
 
-    async def _generate_all(self, requests, disable_tqdm: bool) -> list[str]:
+    async def _generate_all(self, requests, disable_tqdm: bool, keep=None) -> list:
         from tqdm.auto import tqdm
 
         clients = [chat_api.ChatEndpoint(self._key, url, self.timeout) for url in self.urls]
@@ -247,6 +269,8 @@ class OpenAIAudioLM(AudioLM):
                     except AudioError as e:  # this clip only: counted and named, the run goes on
                         return failed_requests.record(self.notes, WHO, request, str(e))
                     body, until = self._request(parts, messages)
+                    if keep is not None:
+                        body.update(self._audio_request())
                     try:
                         response = await chat_api.create_with_retries(
                             clients, body, self.max_retries, self.retry_base_seconds, count("calls"), count("retries"),
@@ -257,6 +281,14 @@ class OpenAIAudioLM(AudioLM):
                         breaker.failed(e, error)
                         return failed_requests.record(self.notes, WHO, request, error)
                     breaker.succeeded()
+                if keep is not None:  # the reply's speech, or a counted failure naming what the server sent
+                    try:
+                        samples, rate = speech_out.audio_of(response, f"{WHO}: {self.model}")
+                        answer = Speech(speech_out.text_of(response), samples, rate)
+                    except speech_out.NoSpeech as e:
+                        answer = failed_requests.record(self.notes, WHO, request, str(e))
+                    keep(i, answer)
+                    return answer
                 text = self.thinking.answer_of_reply(response, until)
                 self.thinking.count(self.notes, [getattr(request, "task_name", None)], [text])
                 # Into lm-eval's --use_cache database now, not when every request is done: a run

@@ -212,13 +212,12 @@ def test_cli_spoken_digits_generation_and_multiple_choice_offline(tmp_path):
     assert sum(s["target"].lower() in s["transcripts"][0].lower() for s in samples) >= 3
 
 
-def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, monkeypatch):
-    """A tiny random Whisper (built here, no download) with the bundled model's tokenizer."""
+def tiny_whisper(tmp_path):
+    """A tiny random Whisper (built here, no download) with the bundled model's tokenizer: its folder."""
     from transformers import (WhisperConfig, WhisperFeatureExtractor, WhisperForConditionalGeneration, WhisperProcessor,
                               WhisperTokenizerFast)
 
     from lm_eval_audio.storage import bundled_models
-    from lm_eval_audio.model_wrappers.transcription import TransformersWhisper
 
     tokenizer = WhisperTokenizerFast(tokenizer_file=f"{bundled_models.whisper_tiny_en()}/tokenizer.json")
     folder = tmp_path / "tiny-whisper"
@@ -229,7 +228,15 @@ def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, mon
                            pad_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id)
     WhisperForConditionalGeneration(config).save_pretrained(folder)
     WhisperProcessor(WhisperFeatureExtractor(feature_size=80), tokenizer).save_pretrained(folder)
-    asr = TransformersWhisper(str(folder), beam_size=1)
+    return folder
+
+
+def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, monkeypatch):
+    from transformers import WhisperProcessor
+
+    from lm_eval_audio.model_wrappers.transcription import TransformersWhisper
+
+    asr = TransformersWhisper(str(tiny_whisper(tmp_path)), beam_size=1)
     windows = []
     original = WhisperProcessor.__call__
     monkeypatch.setattr(WhisperProcessor, "__call__",

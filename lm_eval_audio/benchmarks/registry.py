@@ -22,7 +22,10 @@ from collections.abc import Callable
 DECLARATION = "benchmark.py"
 # Every count and rate metric shared code writes for any task (the models' failed requests, the clips a loader
 # could not find): a benchmark's own are declared in its folder.
-SHARED_COUNT_METRICS = ("audio_missing", "failed_items")
+SHARED_COUNT_METRICS = ("audio_missing", "failed_items", "spoken_failed")
+# Numbers with a unit and no better or worse: what a task answered in speech reports of the answers' length and pace
+# (metrics.spoken_scores), printed with their unit and no arrow.
+SHARED_RATE_METRICS = {"answer_seconds": "seconds", "words_per_minute": "words per minute"}
 # What a task of no benchmark (spoken_digits, a user's own YAML) is read by, after its benchmark's headline.
 GENERIC_HEADLINE_METRICS = ("acc", "exact_match")
 
@@ -207,7 +210,7 @@ def count_metrics() -> tuple[str, ...]:
 
 
 def rate_metrics() -> dict[str, str]:
-    out: dict[str, str] = {}
+    out: dict[str, str] = dict(SHARED_RATE_METRICS)
     for benchmark in all_benchmarks():
         out.update(benchmark.rate_metrics)
     return out

@@ -250,6 +250,13 @@ def parse_and_check(args, run: run_state.Run):
     budget_from_gen_kwargs(config)
     run.command = command = RunCommand.of(config, device_named=named)
     run.asked = command.tasks  # what a data error says to fetch ahead: exactly the tasks named
+    if command.runs_ours():  # which tasks speak, before the wrapper's own checks read spoken_answers=
+        from lm_eval_audio.benchmarks import registry
+        from lm_eval_audio.harness import spoken_preflight
+
+        ours = registry.our_task_names()
+        spoken_preflight.check_first(config, registry.task_configs(list(command.tasks), command.include_path or ()),
+                                     command, [t for t in command.tasks if t not in ours])
     check_before_the_model_loads(command)
     return config
 

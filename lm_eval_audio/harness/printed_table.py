@@ -32,6 +32,7 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
     view, counts = {}, {}
     count_metrics, rate_metrics = registry.count_metrics(), registry.rate_metrics()
     smoke_judged, judge_metrics = smoke_judged_rows(result_dict), registry.judge_metrics()
+    bundled = bundled_recognizer_rows(result_dict)
     metric_scales = registry.scales()
     arrows = {k: dict(v) for k, v in (result_dict.get("higher_is_better") or {}).items()}
     for task, metrics in rows.items():
@@ -59,15 +60,28 @@ def table_view(result_dict: dict, column: str) -> tuple[dict, dict[str, dict[str
             elif name in PARTIAL_COUNTS and isinstance(value, (int, float)):
                 metrics[key] = str(int(value))  # tasks, not a score
             elif name in rate_metrics and isinstance(value, (int, float)) and not isinstance(value, bool):
-                metrics[key] = f"{value:.4f} ({rate_metrics[name]})"
+                metrics[key] = f"{value:.4f} ({rate_metrics[name]}{'; ' + BUNDLED if task in bundled else ''})"
                 arrows.setdefault(task, {})[name] = None
             elif "," in key and isinstance(value, (int, float)) and not isinstance(value, bool) \
                     and not name.endswith("_stderr"):  # a metric (lm-eval's "<metric>,<filter>"), not sample_len
-                metrics[key] = with_scale(value, scale_of(name, metric_scales) or FRACTION_OF_ONE)
+                # a task answered in speech scored through the bundled tiny.en: every number read its transcripts
+                metrics[key] = with_scale(value, scale_of(name, metric_scales) or FRACTION_OF_ONE,
+                                          BUNDLED if task in bundled else "")
         view[task] = metrics
         if counted:
             counts[str(metrics.get("alias", task)).strip(" -")] = counted
     return {**result_dict, column: view, "higher_is_better": arrows}, counts
+
+
+BUNDLED = "bundled recognizer"
+
+
+def bundled_recognizer_rows(result_dict: dict) -> set[str]:
+    """The tasks answered in speech whose answers the bundled offline recognizer transcribed, and their groups."""
+    spoken = result_dict.get("lm_eval_audio_spoken") or {}
+    rows = {task for task, entry in spoken.items() if (entry.get("recognizer") or {}).get("bundled")}
+    groups = {group for group, members in (result_dict.get("group_subtasks") or {}).items() if rows & set(members)}
+    return rows | groups
 
 
 def _judge_derived(metric: str, judge_metrics) -> bool:

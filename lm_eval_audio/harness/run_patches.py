@@ -20,6 +20,7 @@ from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.run_notes import ModelNotes, notes_of
+from lm_eval_audio.model_wrappers.spoken_answers import spoken_of
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state, strict_json
 
@@ -67,6 +68,9 @@ def on_evaluator(module) -> None:
             from lm_eval_audio.harness.preflight import preflight
 
             judges, said = preflight(ours), set()  # each task's judge, resolved once in the run (or None)
+            from lm_eval_audio.harness.spoken_preflight import decide
+
+            spoken = decide(ours, lm)  # the tasks answered in speech, and their recognizers
             scorings = {name: task.start_scoring(judges.get(name), said) for name, task in ours.items()
                         if hasattr(task, "start_scoring")}
             mine = is_ours(lm)
@@ -85,6 +89,8 @@ def on_evaluator(module) -> None:
                 reasoning.warn_unfinished(notes)
             # what the judges did and what the data lacked
             fill_stderrs(results.get("results") or {}, {name: s.stderrs for name, s in scorings.items()})
+            if spoken:
+                results["lm_eval_audio_spoken"] = _spoken_record(spoken)
             _record_run(results, loader_notes, scorings, notes,
                         getattr(lm, "audio_condition", None) if mine else None,
                         getattr(lm, "run_record", None) if mine else None)
@@ -141,6 +147,9 @@ def _record_run(results: dict, loader_notes: dict, scorings: dict[str, TaskScori
         for sample in samples:
             if sample.get("doc_id") in heard:  # why a cascade answered as it did, beside the answer
                 sample["transcripts"] = heard[sample["doc_id"]]
+            said = spoken_of(sample.get("resps"))
+            if said:  # the files of what the model said, its text and what the recognizer heard
+                sample["spoken_answer"] = [answer.record() for answer in said]
             traces = reasoning.traces_of(sample.get("resps"))
             if traces:  # a thinking model's trace, kept beside the answer it was cut from
                 sample["reasoning"] = [trace for trace, _ in traces]
@@ -161,6 +170,21 @@ def _record_run(results: dict, loader_notes: dict, scorings: dict[str, TaskScori
             for metric in metrics | set(scores):
                 if metric in scores or isinstance(sample.get(metric), (dict, list)):
                     sample[metric] = scores.get(metric)
+
+
+def _spoken_record(spoken: dict) -> dict:
+    """The results' ``lm_eval_audio_spoken``: for each task answered in speech, its recognizer and how the spoken
+    metrics compare the transcript with the text."""
+    from lm_eval_audio.metrics import spoken_scores, text_normalizers
+
+    out = {}
+    for task, spec in spoken.items():
+        rule, metric = spoken_scores.rule_and_metric(spec.language)
+        out[task] = {"recognizer": spec.record(), "scored": "the transcript of the spoken answer, by the task's own "
+                                                            "scoring",
+                     metric: text_normalizers.rule_named(rule).says + " (transcript against the model's own text, "
+                     "per answer, averaged: URO-Bench's text-speech consistency)"}
+    return out
 
 
 # --- lm_eval.loggers.evaluation_tracker -------------------------------------------------

@@ -34,7 +34,9 @@ from lm_eval_audio.benchmarks import data_notes
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.failed_scoring import scored_as_failed
 from lm_eval_audio.harness.wrapping import wrap
+from lm_eval_audio.metrics import spoken_scores
 from lm_eval_audio.metrics.task_scoring import TaskScoring
+from lm_eval_audio.model_wrappers.spoken_answers import SpokenAnswer
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio")
@@ -122,15 +124,40 @@ def audio_task_class(base):
 
         scores_failed_items_wrong = True  # read by failed_scoring: this class guards its own results
 
+        def _spoken(self) -> bool:
+            """Whether the run answers this task in speech (``harness.preflight`` decided)."""
+            return self.task_name in run_state.current().spoken
+
         def process_results(self, doc, results):
             results = scored_as_failed(self, doc, results)  # a failed multiple-choice document scored wrong
             if callable(self.config.process_results) and _takes_task(self.config.process_results):
-                return self.config.process_results(doc, results, task=self.scoring())
-            return super().process_results(doc, results)
+                scores = self.config.process_results(doc, results, task=self.scoring())
+            else:
+                scores = super().process_results(doc, results)
+            if self._spoken():  # how the speech strays from the text, how long and how fast it was said
+                scores = {**scores, **spoken_scores.per_document(self.task_name, results)}
+            return scores
 
         def aggregation(self):
-            return {metric: functools.partial(fn, task=self.scoring()) if _takes_task(fn) else fn
-                    for metric, fn in super().aggregation().items()}
+            own = {metric: functools.partial(fn, task=self.scoring()) if _takes_task(fn) else fn
+                   for metric, fn in super().aggregation().items()}
+            return {**own, **spoken_scores.aggregations(self.task_name)} if self._spoken() else own
+
+        def higher_is_better(self):
+            own = super().higher_is_better()
+            return {**own, **spoken_scores.higher_is_better(self.task_name)} if self._spoken() else own
+
+        def apply_filters(self):
+            out = super().apply_filters()
+            if self._spoken():  # a filtered answer still says it was spoken (spoken_answers.SpokenAnswer.filtered)
+                for instance in self.instances:
+                    raw = [r for r in instance.resps if isinstance(r, SpokenAnswer)]
+                    if raw:
+                        for key, value in instance.filtered_resps.items():
+                            instance.filtered_resps[key] = (
+                                [raw[min(i, len(raw) - 1)].filtered(v) for i, v in enumerate(value)]
+                                if isinstance(value, list) else raw[0].filtered(value))
+            return out
 
         def build_all_requests(self, *, limit=None, samples=None, rank=0, world_size=1, **kwargs):
             # The clips of the documents this run evaluates (the first --limit, this rank's share), fetched from

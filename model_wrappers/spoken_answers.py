@@ -1,0 +1,280 @@
+"""Spoken answers: what a model says, kept as an audio file, transcribed, and scored by its transcript.
+
+A task is answered in speech where its metadata says ``spoken_answers: true``: its YAML (``bigbench_audio_s2s``,
+``voicebench_spoken_*``), or the run's ``--model_args ...,spoken_answers=true`` (lm-eval merges ``--model_args``
+into every task's metadata) or ``--metadata``. The run resolves which tasks speak and their recognizer once
+(``harness.preflight``, into the run state); each wrapper that can speak (``hf-audio`` on a family with a talker,
+``openai-audio`` on a server that returns ``message.audio``, ``cascade`` with its TTS) hands this module, for the
+requests of those tasks, the model's own text and its waveform (:class:`Speech`); :func:`answered_in_speech`
+
+* keeps each answer as a WAV file (:class:`AnswerStore`: one per document and repeat, with a JSON sidecar holding
+  the request's key, the model's text, the sample rate, duration and sha256), written as it comes, so memory stays
+  flat and a killed run resumes: an answer whose file and sidecar match the request is read back, not generated;
+* transcribes it with the run's recognizer of answers (``answer_recognizer``);
+* returns a :class:`SpokenAnswer`: the transcript (a ``str``, what the task's own scoring reads) carrying the text
+  channel and the file, which the seam writes into the logged sample (``spoken_answer``) and the task's spoken
+  metrics read (``metrics.spoken_scores``). It pickles whole, so ``--use_cache`` replays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from lm_eval_audio.endpoints.model_args import Arg, flag
+from lm_eval_audio.model_wrappers import failed_requests
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio.spoken")
+
+KEY = "spoken_answers"  # the metadata key and model argument that ask for spoken answers
+
+
+def speaking_args(voice_default: str) -> tuple[Arg, ...]:
+    """The model arguments of a wrapper that can speak."""
+    return (
+        Arg(KEY, False, "(`true`/`false`) ready the model to answer in speech (its talker loaded, audio asked of the "
+            "server, the cascade's TTS): every generation task of the run is then answered in speech and scored by "
+            "the transcript of what was said (docs/SPOKEN.md). A task whose YAML says `spoken_answers: true` turns "
+            "it on by itself", read=flag, recorded_as=KEY),
+        Arg("voice", None, "the voice of spoken answers", voice_default, recorded_as="voice"),
+        Arg("answers_dir", None, "where spoken answers are saved (one WAV file per document and repeat)",
+            "`spoken_answers/` in `--output_path`'s folder"),
+    )
+
+
+class SpokenAnswer(str):
+    """A spoken answer: the ``str`` is its transcript, what the task scores; ``text`` the model's own text channel
+    (the thinker's text, the server's ``message.content``, what the cascade's TTS read); ``audio`` the saved file
+    (path, sample_rate, seconds, sha256); ``recognizer`` what transcribed it. Called with a string alone (lm-eval's
+    ``process_results`` makes the gold answer ``type(result)(gold)``) it gives that plain ``str``."""
+
+    def __new__(cls, transcript: str, text: str | None = None, audio: dict | None = None, recognizer: str = "",
+                heard: str | None = None):
+        if audio is None:
+            return str(transcript)
+        obj = super().__new__(cls, transcript)
+        obj.text, obj.audio, obj.recognizer = text or "", dict(audio), recognizer
+        obj.transcript = transcript if heard is None else heard  # the whole transcript, whatever a filter kept
+        return obj
+
+    def __reduce__(self):  # kept through --use_cache's pickling and the gather of several ranks
+        return (SpokenAnswer, (str(self), self.text, self.audio, self.recognizer, self.transcript))
+
+    def filtered(self, value):
+        """What a task's filter made of this answer (an extracted letter, a cleaned string), still saying it was
+        spoken, so that the spoken metrics read it after any filter."""
+        if not isinstance(value, str) or isinstance(value, SpokenAnswer):
+            return value
+        return SpokenAnswer(value, self.text, self.audio, self.recognizer, self.transcript)
+
+    def record(self) -> dict:
+        """What the logged sample says of it (``spoken_answer``)."""
+        return {**self.audio, "text": self.text, "transcript": self.transcript, "recognizer": self.recognizer}
+
+
+def spoken_of(responses) -> list[SpokenAnswer]:
+    """The spoken answers among a logged sample's ``resps`` (nested lists)."""
+    if isinstance(responses, SpokenAnswer):
+        return [responses]
+    if isinstance(responses, (list, tuple)):
+        return [answer for item in responses for answer in spoken_of(item)]
+    return []
+
+
+@dataclass
+class Speech:
+    """What a wrapper's model said for one request: its text channel and its waveform (mono float32)."""
+
+    text: str
+    samples: np.ndarray
+    sample_rate: int
+    seed: int | None = None  # the seed it was sampled with, where the model samples
+
+
+def folder_for(answers_dir: str | None, model_name: str) -> str:
+    """Where a run's spoken answers go: ``answers_dir=``, else ``spoken_answers/<model>`` in ``--output_path``'s
+    folder; a ValueError where neither is given (from Python, with no command)."""
+    if answers_dir:
+        return str(answers_dir)
+    command = run_state.current().command
+    output = getattr(command, "output_path", None)
+    if not output:
+        raise ValueError(f"spoken answers are saved as audio files beside the results: give --output_path FOLDER "
+                         f"(or answers_dir= in --model_args), for {model_name}")
+    base = os.path.dirname(output) if str(output).endswith(".json") else output
+    return os.path.join(base, "spoken_answers", model_name.replace("/", "__"))
+
+
+def _file_sha256(path: str) -> str:
+    from lm_eval_audio.storage.digests import file_sha256
+
+    return file_sha256(path)
+
+
+class AnswerStore:
+    """The spoken answers of one model, one WAV file and one JSON sidecar per (task, document, repeat)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def _stem(self, task: str, doc_id, repeat: int) -> str:
+        return os.path.join(self.folder, str(task), f"doc{doc_id}_r{repeat}")
+
+    def saved(self, task: str, doc_id, repeat: int, key: str) -> dict | None:
+        """The sidecar of an answer already saved for this request (same key, file intact), or None."""
+        stem = self._stem(task, doc_id, repeat)
+        try:
+            with open(stem + ".json", encoding="utf-8") as f:
+                side = json.load(f)
+        except (OSError, ValueError):
+            return None
+        if side.get("key") != key or not os.path.isfile(side["audio"]["path"]):
+            return None
+        if _file_sha256(side["audio"]["path"]) != side["audio"]["sha256"]:
+            log.warning("spoken answer %s changed on disk since it was saved: generated again", side["audio"]["path"])
+            return None
+        return side
+
+    def save(self, task: str, doc_id, repeat: int, key: str, speech: Speech) -> dict:
+        """``speech`` written (16-bit PCM WAV at the model's own rate) with its sidecar, written last so that a run
+        killed between the two generates the answer again."""
+        import soundfile
+
+        stem = self._stem(task, doc_id, repeat)
+        os.makedirs(os.path.dirname(stem), exist_ok=True)
+        samples = np.asarray(speech.samples, dtype=np.float32).reshape(-1)
+        soundfile.write(stem + ".wav", samples, int(speech.sample_rate), subtype="PCM_16")
+        audio = {"path": os.path.abspath(stem + ".wav"), "sample_rate": int(speech.sample_rate),
+                 "seconds": round(len(samples) / float(speech.sample_rate), 3), "sha256": _file_sha256(stem + ".wav")}
+        side = {"key": key, "text": speech.text, "audio": audio, "seed": speech.seed}
+        with open(stem + ".json.tmp", "w", encoding="utf-8") as f:
+            json.dump(side, f, ensure_ascii=False)
+        os.replace(stem + ".json.tmp", stem + ".json")
+        return side
+
+
+def request_key(model_identity: dict, args) -> str:
+    """What decides a spoken answer: the model (and its voice, talker settings) and the request (its text, settings
+    and each clip's content digest)."""
+    from lm_eval_audio.audio.refs import cache_key_args
+
+    blob = json.dumps([model_identity, cache_key_args(args)], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def seed_of(key: str) -> int:
+    """The seed a model that samples its speech gets for a request: from the request's key, so an answer does not
+    depend on the order or the company it is generated in."""
+    return int(key[:8], 16) & 0x7FFFFFFF
+
+
+def spoken_tasks() -> dict:
+    """task -> its recognizer's settings, for the tasks of the run answered in speech (``harness.preflight``)."""
+    return run_state.current().spoken
+
+
+def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStore, identity: dict, notes,
+                       speak, cache_hook=None) -> dict[int, str]:
+    """The answers of ``requests[i]`` for ``i`` in ``indexes`` (requests of tasks answered in speech): each read
+    back from ``store`` where saved for the same request, else spoken by ``speak(list of (index, key), keep)``, which
+    hands each answer to ``keep(index, Speech or failed answer)`` as it comes (saved at once) and may return every
+    answer (a failure it did not keep is taken from there), then transcribed by its task's recognizer. A request that fails is
+    a counted failure (``failed_requests``); a spoken answer never is a silent text one."""
+    from lm_eval_audio.model_wrappers import answer_recognizer
+
+    out: dict[int, str] = {}
+    repeats: dict[tuple, int] = {}
+    todo, sides = [], {}
+    for index in indexes:
+        request = requests[index]
+        where = (request.task_name, request.doc_id, getattr(request, "idx", 0))
+        repeat = repeats[where] = repeats.get(where, -1) + 1
+        key = request_key(identity, request.args)
+        side = store.saved(request.task_name, request.doc_id, repeat, key)
+        if side is not None:
+            sides[index] = side
+        else:
+            todo.append((index, key, repeat))
+    if sides:
+        log.info("%s: %d spoken answer(s) read back from %s (already saved), %d to generate", who, len(sides),
+                 store.folder, len(todo))
+    if todo:
+        pending = {index: (key, repeat) for index, key, repeat in todo}
+
+        def keep(index: int, speech) -> None:  # each answer saved as it comes: a killed run keeps it
+            key, repeat = pending[index]
+            request = requests[index]
+            if isinstance(speech, Speech):
+                sides[index] = store.save(request.task_name, request.doc_id, repeat, key, speech)
+            else:
+                out[index] = speech  # a counted failure already
+
+        returned = speak([(index, key) for index, key, _ in todo], keep) or []
+        for (index, _, _), answer in zip(todo, returned):  # a request that failed before it was kept
+            if index not in sides and index not in out and failed_requests.is_failed(answer):
+                out[index] = answer
+    by_task: dict[str, list[int]] = {}
+    for index in sides:
+        by_task.setdefault(requests[index].task_name, []).append(index)
+    for task, group in by_task.items():
+        recognizer = answer_recognizer.for_task(task)
+        transcripts = recognizer.transcribe_files([sides[i]["audio"] for i in group])
+        for index, transcript in zip(group, transcripts):
+            side = sides[index]
+            answer = SpokenAnswer(transcript, side["text"], side["audio"], recognizer.name)
+            out[index] = answer
+            if cache_hook is not None:
+                cache_hook.add_partial("generate_until", requests[index].args, answer)
+    missing = [i for i in indexes if i not in out]
+    for index in missing:  # not reachable unless speak() returned too few: counted, never silent
+        out[index] = failed_requests.record(notes, who, requests[index], "no spoken answer was returned")
+    return out
+
+
+class SpeakingMixin:
+    """What a wrapper that can speak shares: ``SPEAKS``, its answers' folder and the split of a call's requests.
+    A wrapper gives :meth:`speech_identity` (what decides its answers besides the request) and, for its requests of
+    spoken tasks, calls :meth:`answer_spoken` with its own ``speak``."""
+
+    SPEAKS = True
+    _answer_store: AnswerStore | None = None
+
+    def speech_identity(self) -> dict:
+        raise NotImplementedError
+
+    def spoken_indexes(self, requests) -> list[int]:
+        """The requests of tasks the run answers in speech (none unless the model was readied to speak)."""
+        tasks = spoken_tasks()
+        if not tasks:
+            return []
+        indexes = [i for i, r in enumerate(requests) if getattr(r, "task_name", None) in tasks]
+        if indexes and not self.settings.spoken_answers:
+            raise ValueError(f"{self.WHO}: {requests[indexes[0]].task_name} is answered in speech: build the model "
+                             f"with {KEY}=true")
+        return indexes
+
+    def answer_spoken(self, requests, indexes: list[int], speak) -> dict[int, str]:
+        if self._answer_store is None:
+            name = getattr(self, "results_name", None) or str(self.speech_identity().get("model", self.WHO))
+            self._answer_store = AnswerStore(folder_for(self.settings.answers_dir, name))
+            log.info("%s: spoken answers are saved in %s", self.WHO, self._answer_store.folder)
+        return answered_in_speech(self.WHO, requests, indexes, self._answer_store, self.speech_identity(),
+                                  self.notes, speak, self.cache_hook)
+
+    def with_spoken(self, requests, text_answers, speak) -> list[str]:
+        """Every request's answer: those of spoken tasks by :meth:`answer_spoken` (``speak(asked, keep)``: the
+        requests to speak and ``keep(index, answer)`` for each, see :func:`answered_in_speech`), the others by
+        ``text_answers(requests) -> answers`` (the wrapper's own generation, unchanged)."""
+        spoken = set(self.spoken_indexes(requests))
+        if not spoken:
+            return text_answers(requests)
+        textual = [i for i in range(len(requests)) if i not in spoken]
+        out = dict(zip(textual, text_answers([requests[i] for i in textual]) if textual else []))
+        out.update(self.answer_spoken(requests, sorted(spoken), speak))
+        return [out[i] for i in range(len(requests))]
