@@ -243,7 +243,7 @@ class CascadeLM(SpeakingMixin, AudioLM):
         record = {"asr": self.transcriber.name, "asr_languages": self.transcriber.languages, "llm": self.llm_name,
                   **getattr(self.llm, "run_record", {})}
         if self.speech is not None:
-            record["spoken_answers"] = self.speech.record()
+            record["speech"] = self.speech.record()
         if self._outside and self._outside_run == self.notes.run:
             record["recognizer_outside_its_language"] = {task: sorted(langs) for task, langs in self._outside.items()}
         return record

@@ -35,6 +35,21 @@ class Served:
 
 
 @dataclass(frozen=True)
+class Talker:
+    """How a family speaks its answers (``spoken_answers=true``): its top-level class with the talker and the
+    waveform decoder (``top_class``, a transformers name), the speakers its checkpoints ship and the model card's
+    default, the rate of its waveforms, and the system prompt its speech needs where it needs one (None: the task's
+    or none). Its talker's sampling settings are ``generate()``'s own defaults, which are the cards' (recorded)."""
+
+    top_class: str
+    speakers: tuple[str, ...]
+    default_speaker: str
+    sample_rate: int
+    system_prompt: str | None = None
+    source: str = ""  # where the facts come from
+
+
+@dataclass(frozen=True)
 class Family:
     """One model family. ``model_types``: config.json's ``model_type`` of its checkpoints; ``name_parts``: lower-case
     substrings of a Hub id, a folder's name, ``architectures`` or a served model's name that identify it where no
@@ -43,7 +58,8 @@ class Family:
     ``testing.tiny_models.BUILDERS`` entries that prove it (its tests run on each); ``thinking_budget``: the new
     tokens its documentation gives a thinking variant for trace and answer together; ``authors_notes``: what its
     authors' evaluations did besides the prompt, for a family whose authors published prompts
-    (``author_prompts``); ``refused``: why ``hf-audio`` does not run it; ``served``: how it is evaluated instead."""
+    (``author_prompts``); ``refused``: why ``hf-audio`` does not run it; ``served``: how it is evaluated instead;
+    ``talker``: how it speaks its answers, for a family that can (:class:`Talker`)."""
 
     name: str
     model_types: tuple[str, ...] = ()
@@ -55,6 +71,7 @@ class Family:
     authors_notes: str = ""
     refused: str = ""
     served: Served | None = None
+    talker: Talker | None = None
 
     @property
     def runs(self) -> bool:

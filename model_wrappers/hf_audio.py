@@ -21,13 +21,14 @@ from collections import OrderedDict
 
 
 from lm_eval_audio.audio.markers import encode_chat_context
-from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, family_adapters, reasoning
+from lm_eval_audio.model_wrappers import checkpoints, devices, failed_requests, families, family_adapters, reasoning
 from lm_eval_audio.model_wrappers import generation_config as greedy  # the parameter of that name shadows it
 from lm_eval_audio.model_wrappers.batching import Batcher
 from lm_eval_audio.model_wrappers.hf_clips import ClipFailed, ClipsMixin
 from lm_eval_audio.model_wrappers.hf_loading import audio_window_seconds, load_model
 from lm_eval_audio.model_wrappers.hf_prompts import PromptsMixin, prompt_encoder
 from lm_eval_audio.model_wrappers.hf_scoring import LoglikelihoodMixin
+from lm_eval_audio.model_wrappers.hf_speech import SpeechMixin, talker_of
 from lm_eval_audio.model_wrappers.hf_audio_args import HF_AUDIO_ARGS
 from lm_eval_audio.model_wrappers.wrapper_base import AudioLM
 from lm_eval_audio.model_wrappers.request_parts import RequestParts, generation_settings, split_request
@@ -41,9 +42,9 @@ def _heaviest_first(groups: list[list[RequestParts]]) -> list[list[RequestParts]
     return sorted(groups, key=lambda g: (-g[0].seconds, -len(g[0].context)))
 
 
-class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
-    """The LM: loading and generation here; clips, prompts and log-likelihoods in the mixins beside it; its
-    arguments in ``hf_audio_args``."""
+class HFAudioLM(SpeechMixin, ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
+    """The LM: loading and generation here; spoken answers, clips, prompts and log-likelihoods in the mixins beside
+    it; its arguments in ``hf_audio_args``."""
 
     WHO = WHO
     ARGS = HF_AUDIO_ARGS
@@ -51,13 +52,16 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     BUDGET_FROM_GEN_KWARGS = True  # it knows from the checkpoint whether it thinks
 
     @staticmethod
-    def checked_config(pretrained: str, revision: str | None, gguf_file: str | None, family: str | None) -> dict:
+    def checked_config(pretrained: str, revision: str | None, gguf_file: str | None, family: str | None,
+                       speaks: bool = False, voice: str | None = None) -> dict:
         """The checkpoint found (a local folder, or a Hub id cached or reachable) and its config.json read, before a
         weight or the processor loads: a refused family, or one without its package, may not even load one
-        (Voxtral without mistral_common)."""
+        (Voxtral without mistral_common); with ``speaks`` (spoken_answers=true), its talker and the voice."""
         config = checkpoints.config_json(WHO, pretrained, revision, gguf_file)
         family_adapters.refuse_known(pretrained, config, family)
         family_adapters.check_packages(pretrained, config)
+        if speaks:
+            talker_of(family_adapters.proven(config) or families.GENERIC_PATH, pretrained, config, voice)
         return config
 
     @classmethod
@@ -68,7 +72,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         settings = cls.read_settings(model_args)
         devices.check(WHO, settings.device or device)
         if settings.pretrained:
-            cls.checked_config(str(settings.pretrained), settings.revision, settings.gguf_file, settings.family)
+            cls.checked_config(str(settings.pretrained), settings.revision, settings.gguf_file, settings.family,
+                               settings.spoken_answers, settings.voice)
 
     def __init__(self, **given) -> None:
         super().__init__(**given)
@@ -101,7 +106,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
 
         self.pretrained = pretrained = settings.pretrained
         gguf = {"gguf_file": settings.gguf_file} if settings.gguf_file else {}
-        config = self.checked_config(pretrained, settings.revision, settings.gguf_file, settings.family)
+        config = self.checked_config(pretrained, settings.revision, settings.gguf_file, settings.family,
+                                     settings.spoken_answers, settings.voice)
         self.processor = AutoProcessor.from_pretrained(
             pretrained, trust_remote_code=settings.trust_remote_code, revision=settings.revision, **gguf
         )
@@ -118,7 +124,12 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
             load_kwargs["attn_implementation"] = settings.attn_implementation
         if settings.device_map:
             load_kwargs["device_map"] = settings.device_map
-        self.model = (self.adapter.load(load_kwargs) or load_model(pretrained, **load_kwargs)).eval()
+        if settings.spoken_answers:  # the talker too (hf_speech); its thinker answers everything else
+            self.model = self._load_speaking(load_kwargs, config)
+            if not settings.device_map:
+                self.speaker_model.to(device)
+        else:
+            self.model = (self.adapter.load(load_kwargs) or load_model(pretrained, **load_kwargs)).eval()
         if not settings.device_map:
             self.model.to(device)
         self.adapter.attach(self.model)
@@ -126,8 +137,10 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
         self._neutral_generation = (greedy.neutralizing_kwargs(self.model.generation_config)
                                     if settings.generation_config == "neutral" else {})
         # Into the results JSON (lm_eval_audio_model): what decoded the answers.
+        # (a talker's own system prompt where its speech needs one: Qwen2.5-Omni's)
+        speech_prompt = self.talker.system_prompt if self.speaker_model is not None else None
         self.system_prompt = (settings.system_prompt if settings.system_prompt is not None
-                              else self.adapter.default_system_prompt())
+                              else speech_prompt or self.adapter.default_system_prompt())
         markers = {"auto": self.adapter.trace_markers(self.processor), "true": reasoning.THINK,
                    "false": None}[settings.thinking]
         self.thinking = reasoning.Thinking.of(markers, settings.thinking_budget, self.adapter.thinking_budget(), WHO)
@@ -138,6 +151,8 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
                            # text in it only under lm-eval's --apply_chat_template, as lm-eval's `hf` does.
                            "prompts": dict.fromkeys(("audio_with_template", "audio_without_template",
                                                      "text_with_template", "text_without_template"), 0)}
+        if self.speaker_model is not None:
+            self.run_record["speech"] = self._speech_record()
 
         self.max_new_tokens = settings.max_new_tokens
         self.progress_label = "hf-audio"  # what the progress bars say is running (cascade: its LLM)
@@ -288,6 +303,10 @@ class HFAudioLM(ClipsMixin, PromptsMixin, LoglikelihoodMixin, AudioLM):
     # --- generate_until ---------------------------------------------------------------
 
     def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+        return self.with_spoken(requests, lambda asked: self._generate_text(asked, disable_tqdm),
+                                lambda todo, keep: self._speak(requests, todo, keep))
+
+    def _generate_text(self, requests, disable_tqdm: bool) -> list[str]:
         self._start_call(requests)
         items = [self._split_args(i, req.args) for i, req in enumerate(requests)]
         if self.adapter.audio_method is not None:

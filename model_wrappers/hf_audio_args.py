@@ -6,6 +6,7 @@ from __future__ import annotations
 from lm_eval_audio.endpoints.model_args import Arg, choice, flag, whole
 from lm_eval_audio.model_wrappers import checkpoints
 from lm_eval_audio.model_wrappers import generation_config as greedy
+from lm_eval_audio.model_wrappers.spoken_answers import speaking_args
 from lm_eval_audio.model_wrappers.wrapper_base import audio_arg, lm_eval_args, prompts_arg
 
 LONG_AUDIO_POLICIES = ("truncate", "chunk")
@@ -74,4 +75,8 @@ HF_AUDIO_ARGS = (
                 "they did ([BENCHMARKS.md, \"The authors' prompts\"](BENCHMARKS.md#the-model-authors-prompts-"
                 "promptsauthors)); which prompt each task used is recorded in the results "
                 "(`lm_eval_audio_data.prompts`, `prompt_source`)"),
+    Arg("talker_max_new_tokens", None, "with `spoken_answers=true`: the most speech tokens a talker says per answer",
+        "`generate()`'s (4,096)", read=whole(optional=True)),
+    *speaking_args("the model card's: Chelsie (Qwen2.5-Omni), Ethan (Qwen3-Omni); the speakers a family ships are in "
+                   "docs/SPOKEN.md"),
 )

@@ -142,7 +142,7 @@ class OpenAIAudioLM(SpeakingMixin, AudioLM):
             self._check_servers()
         self.voice = settings.voice or DEFAULT_VOICE
         if settings.spoken_answers:
-            self.run_record["spoken_answers"] = {"request": self._audio_request(), "read": speech_out.READ}
+            self.run_record["speech"] = {"request": self._audio_request(), "read": speech_out.READ}
             speech_out.check_speaks(self.urls, self._key, self.model, self.timeout, self._audio_request())
         self._last_stats: dict = {}
         self._ignored_gen_kwargs: set[str] = set()

@@ -11,7 +11,10 @@ from lm_eval_audio.model_wrappers import family_adapters
 # saved alone and the Thinking checkpoint (tests/test_recent_families.py runs each through lm_eval; a thinking
 # checkpoint generates up to its family's thinking budget, 16,384 tokens, which a proof's generation would reach).
 OTHER_LAYOUTS = {"qwen3_omni_thinker": "tests/test_recent_families.py (each layout)",
-                 "qwen3_omni_thinking": "tests/test_recent_families.py (thinking traces)"}
+                 "qwen3_omni_thinking": "tests/test_recent_families.py (thinking traces)",
+                 # the whole models with their talkers: their spoken answers, the thinker's text in the others
+                 "qwen2_5_omni_talker": "tests/test_spoken_answers_hf.py",
+                 "qwen3_omni_talker": "tests/test_spoken_answers_hf.py"}
 # The default family, run end to end by the CLI, batching and sample tests: left out of the spoken-digits run.
 DEFAULT_FAMILY = "qwen2_audio"
 

@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 
 import numpy as np
@@ -68,7 +67,7 @@ def test_a_served_models_speech_is_saved_transcribed_and_scored_by_its_transcrip
     task = f"{S2S_SAMPLE}_navigate"
     spoken = results["lm_eval_audio_spoken"][task]
     assert spoken["recognizer"]["model"] == "whisper-tiny.en" and spoken["recognizer"]["bundled"] is True
-    assert results["lm_eval_audio_model"]["spoken_answers"]["request"]["modalities"] == ["text", "audio"]
+    assert results["lm_eval_audio_model"]["speech"]["request"]["modalities"] == ["text", "audio"]
     metrics = results["results"][task]
     assert metrics["spoken_failed,none"] == 0
     assert metrics["answer_seconds,none"] == pytest.approx(len(sf.read(io.BytesIO(_espeak_wav(SPOKEN_TEXT)))[0])
@@ -178,7 +177,7 @@ def test_the_cascade_speaks_the_big_bench_audio_sample_and_the_recognizer_reads_
                     "--log_samples"])
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = results_json(out)
-    assert results["lm_eval_audio_model"]["spoken_answers"]["tts"] == "espeak-ng"
+    assert results["lm_eval_audio_model"]["speech"]["tts"] == "espeak-ng"
     for task in (t for t in results["results"] if t.startswith(f"{S2S_SAMPLE}_")):
         metrics = results["results"][task]
         assert 0.0 < metrics["speech_text_wer,none"] < 0.4, (task, metrics)

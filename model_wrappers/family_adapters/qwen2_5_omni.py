@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 
-from lm_eval_audio.model_wrappers.families import Family
+from lm_eval_audio.model_wrappers.families import Family, Talker
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
 QWEN2_5_OMNI = Family(
     "Qwen2.5-Omni", ("qwen2_5_omni",), "Qwen/Qwen2.5-Omni-7B", name_parts=("qwen2.5-omni",), extra="qwen2-5-omni",
-    tiny_models=("qwen2_5_omni",),
+    tiny_models=("qwen2_5_omni", "qwen2_5_omni_talker"),
     # MoonshotAI/Kimi-Audio-Evalkit@4080c49 almeval/models/qwen_omni.py:27-66
     authors_notes="the prompts as Kimi-Audio-Evalkit reproduces them from the Qwen2.5-Omni cookbooks "
     "(almeval/models/qwen_omni.py:27-66), each with a system prompt of its task (in notes): a model argument here, "
-    "system_prompt= in --model_args")
+    "system_prompt= in --model_args",
+    # QwenLM/Qwen2.5-Omni@f8bf58c6 README.md:831 (the system prompt its speech needs), 885-888 (the voices, Chelsie by
+    # default), 710 (24 kHz); transformers 5.23 Qwen2_5OmniForConditionalGeneration.generate (speaker="Chelsie")
+    talker=Talker("Qwen2_5OmniForConditionalGeneration", ("Chelsie", "Ethan"), "Chelsie", 24000,
+                  system_prompt="You are Qwen, a virtual human developed by the Qwen Team, Alibaba Group, capable of "
+                  "perceiving auditory and visual inputs, as well as generating text and speech.",
+                  source="QwenLM/Qwen2.5-Omni README (voices, default Chelsie, 24 kHz; the system prompt audio output "
+                         "needs)"))
 
 
 @register(QWEN2_5_OMNI)

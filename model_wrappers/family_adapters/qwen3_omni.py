@@ -5,19 +5,23 @@ from __future__ import annotations
 
 from lm_eval_audio.model_wrappers import clip_encoding, families, reasoning
 from lm_eval_audio.model_wrappers.clip_encoding import AudioMethod
-from lm_eval_audio.model_wrappers.families import Family
+from lm_eval_audio.model_wrappers.families import Family, Talker
 from lm_eval_audio.model_wrappers.family_adapters import FamilyAdapter, register
 
 QWEN3_OMNI = Family(
     "Qwen3-Omni", ("qwen3_omni_moe", "qwen3_omni_moe_thinker"), "Qwen/Qwen3-Omni-30B-A3B-Instruct",
     name_parts=("qwen3-omni",), extra="qwen3-omni",
-    tiny_models=("qwen3_omni", "qwen3_omni_thinker", "qwen3_omni_thinking"),
+    tiny_models=("qwen3_omni", "qwen3_omni_thinker", "qwen3_omni_thinking", "qwen3_omni_talker"),
     # Qwen3-Omni-30B-A3B-Thinking: the model card's (QwenLM/Qwen3-Omni README, "vLLM Usage") sampling settings for
     # the Thinking model give max_tokens=16384 (with max_model_len 32768).
     thinking_budget=16384,
     # QwenLM/Qwen3-Omni@0309c201 README.md, "Setting for Evaluation"
     authors_notes="Qwen3-Omni's README: no system prompt for any evaluation benchmark; the text after the audio; "
-    "Instruct models decode greedily, Thinking models with their generation_config.json")
+    "Instruct models decode greedily, Thinking models with their generation_config.json",
+    # QwenLM/Qwen3-Omni@0309c201 README.md, "Change voice type" (Ethan, Chelsie, Aiden; Ethan by default) and its
+    # examples' samplerate=24000; only the Instruct checkpoint has a talker
+    talker=Talker("Qwen3OmniMoeForConditionalGeneration", ("Ethan", "Chelsie", "Aiden"), "Ethan", 24000,
+                  source="QwenLM/Qwen3-Omni README (voices, default Ethan, 24 kHz); the Instruct checkpoint only"))
 
 
 
