@@ -24,6 +24,7 @@ RUN_BY = {
     "mix": ("docs/DIAGNOSTICS.md", "tests/test_mixing.py"),
     "report": ("docs/DIAGNOSTICS.md", "tests/test_cli.py::test_readme_main_job_runs_as_written"),
     "text-and-audio": ("docs/TASKS.md", "tests/test_readme.py::test_readme_text_and_audio_example_runs_as_written"),
+    "spoken": ("README.md", "tests/test_spoken_answers.py::test_the_readmes_spoken_answers_command_runs_as_written"),
 }
 NAMED = re.compile(r"<!-- ([\w-]+) -->\s*```bash\n(.*?)```\s*<!-- /\1 -->", re.S)
 

@@ -19,7 +19,7 @@ import soundfile as sf
 from scripted_judge import ScriptedJudge, audio_parts
 from test_cli_errors import _one_error_line
 
-from conftest import BIN, REPO, results_json, run_cli
+from conftest import BIN, REPO, results_json, run_cli, run_readme_block
 
 SPOKEN_TEXT = "The answer is yes."
 S2S_SAMPLE = "bigbench_audio_sample_s2s"
@@ -119,6 +119,24 @@ def test_a_killed_run_resumes_without_speaking_a_saved_answer_again(tmp_path):
     assert len(list(folder.glob("*/*.wav"))) == DOCS
 
 
+def test_use_cache_replays_the_spoken_answers_without_asking_again(tmp_path):
+    """--use_cache keeps each spoken answer whole (file, text, transcript): a second run into another folder asks the
+    server nothing and scores the same."""
+    cache = ["--use_cache", str(tmp_path / "cache" / "db")]
+    runs = []
+    with _speaking_server() as server:
+        for name in ("first", "second"):
+            proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args", _served_args(server), "--tasks",
+                            f"{S2S_SAMPLE}_navigate", "--output_path", str(tmp_path / name), "--log_samples", *cache])
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            runs.append(len(_spoken_calls(server)))
+    assert runs == [2, 2]  # the second run asked for no spoken answer
+    first, second = (results_json(tmp_path / name)["results"][f"{S2S_SAMPLE}_navigate"] for name in ("first", "second"))
+    assert first == second and second["spoken_failed,none"] == 0
+    (sample,) = [json.loads(line) for line in next((tmp_path / "second").glob("*/samples_*.jsonl")).open()][:1]
+    assert sample["spoken_answer"][0]["path"].startswith(str(tmp_path / "first"))  # the file the first run saved
+
+
 @pytest.mark.parametrize("model, model_args, tasks, expected", [
     ("cascade", "spoken_answers=true", "voicebench_sample_mmsu,spoken_digits_mc",
      "spoken_digits_mc is scored by the log-likelihood of each option (multiple_choice)"),
@@ -168,19 +186,21 @@ def test_the_recognizer_hears_each_answer_at_16_khz_and_alike_in_any_company(tmp
 
 
 @pytest.mark.slow
-def test_the_cascade_speaks_the_big_bench_audio_sample_and_the_recognizer_reads_it_back(tmp_path):
-    """The offline baseline answers in speech: espeak-ng reads the LLM's answer, the bundled tiny.en transcribes it,
-    and the transcript is scored; the consistency WER is what espeak-ng plus tiny.en give (docs/SPOKEN.md: 7.9 % to
-    28.6 % per task on this sample)."""
-    out = tmp_path / "out"
-    proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", S2S_SAMPLE, "--output_path", str(out),
-                    "--log_samples"])
+def test_the_readmes_spoken_answers_command_runs_as_written(tmp_path):
+    """The README's spoken-answers command, as a new user runs it: the cascade answers the Big Bench Audio sample in
+    speech (espeak-ng reads the LLM's answer, the bundled tiny.en transcribes it, the transcript is scored); the
+    consistency WER is what espeak-ng plus tiny.en give (docs/SPOKEN.md: 7.9 % to 28.6 % per task on this sample)."""
+    proc = run_readme_block("spoken", tmp_path, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    out = tmp_path / "results"
     results = results_json(out)
     assert results["lm_eval_audio_model"]["speech"]["tts"] == "espeak-ng"
-    for task in (t for t in results["results"] if t.startswith(f"{S2S_SAMPLE}_")):
+    tasks = [t for t in results["results"] if t.startswith(f"{S2S_SAMPLE}_")]
+    assert len(tasks) == 4
+    for task in tasks:
         metrics = results["results"][task]
         assert 0.0 < metrics["speech_text_wer,none"] < 0.4, (task, metrics)
         assert 130 < metrics["words_per_minute,none"] < 220  # espeak-ng reads at 175 words a minute
         assert metrics["spoken_failed,none"] == 0
+    assert len(list((out / "spoken_answers").glob("*/*/*.wav"))) == DOCS
     assert "speech_text_wer" in proc.stdout and "bundled recognizer" in proc.stdout
