@@ -102,10 +102,11 @@ class Recognizer:
         from lm_eval_audio.model_wrappers import transcription
 
         self.spec = spec
+        named_as = f"{WHO}: answer_asr_language"
         if spec.bundled:
-            transcriber = transcription.FasterWhisper(None, "en", beam_size=1)
+            transcriber = transcription.FasterWhisper(None, "en", beam_size=1, named_as=named_as)
         else:
-            transcriber = transcription.TransformersWhisper(spec.model, spec.language, beam_size=1)
+            transcriber = transcription.TransformersWhisper(spec.model, spec.language, beam_size=1, named_as=named_as)
         self.transcripts = transcription.TranscriptCache(transcriber)
         self.name = transcriber.name + (" (bundled recognizer)" if spec.bundled else "")
 
@@ -124,7 +125,8 @@ class Recognizer:
 
 
 def for_task(task: str) -> Recognizer:
-    """The recognizer of ``task``'s answers, loaded once per run."""
+    """The recognizer of ``task``'s answers, loaded once per run (as the run starts: ``harness.spoken_preflight``,
+    so that one that cannot load stops the run before the model answers)."""
     run = run_state.current()
     spec = run.spoken.get(task)
     if spec is None:

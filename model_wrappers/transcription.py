@@ -32,6 +32,7 @@ log = logging.getLogger("lm_eval.audio.asr")
 SAMPLING_RATE = 16000
 BACKENDS = ("faster-whisper", "transformers")
 _WINDOW_SECONDS = 30  # Whisper's input window
+CASCADE_LANGUAGE = "cascade: asr_language"  # the setting that names a recognizer's language, for its error
 # Codes for a language that Whisper spells otherwise (ISO 639-3 or -2 codes, Javanese, Norwegian Bokmål)
 _WHISPER_CODES = {"cmn": "zh", "zho": "zh", "chi": "zh", "eng": "en", "jpn": "ja", "fil": "tl", "jv": "jw", "nb": "no"}
 _CODE = re.compile(r"([a-z]{2,3})(?:[_-][a-z0-9_-]+)?")
@@ -105,13 +106,13 @@ class FasterWhisper(Transcriber):
     backend = "faster-whisper"
 
     def __init__(self, model: str | None = None, language: str | None = None, beam_size: int = 5,
-                 device: str = "auto", compute_type: str | None = None) -> None:
+                 device: str = "auto", compute_type: str | None = None, named_as: str = CASCADE_LANGUAGE) -> None:
         from faster_whisper import WhisperModel
 
         self.model = model or bundled_models.whisper_tiny_en()
         self.label = "" if model else bundled_models.WHISPER_TINY_EN
         self.english_only = model is None or _english_only(model)
-        self.language = language = _language(self.english_only, language)
+        self.language = language = _language(self.english_only, language, named_as)
         if device == "auto":
             import ctranslate2
 
@@ -135,7 +136,7 @@ class TransformersWhisper(Transcriber):
     backend = "transformers"
 
     def __init__(self, model: str, language: str | None = None, beam_size: int = 5, device: str = "auto",
-                 batch_size: int = 8) -> None:
+                 batch_size: int = 8, named_as: str = CASCADE_LANGUAGE) -> None:
         import torch
         from transformers import AutoModelForSpeechSeq2Seq, AutoProcessor
 
@@ -145,7 +146,7 @@ class TransformersWhisper(Transcriber):
         self._model = AutoModelForSpeechSeq2Seq.from_pretrained(model).to(self.device).eval()
         multilingual = bool(getattr(self._model.generation_config, "is_multilingual", False))
         self.english_only = not multilingual
-        self.language = language = _language(not multilingual, language)
+        self.language = language = _language(not multilingual, language, named_as)
         # An English-only checkpoint takes no language argument in generate().
         self.options = {"language": language if multilingual else None, "beam_size": int(beam_size)}
         self.batch_size = batch_size
@@ -180,10 +181,11 @@ def _english_only(model: str) -> bool:
     return os.path.basename(os.path.normpath(model)).endswith(".en")
 
 
-def _language(english_only: bool, language: str | None) -> str | None:
-    """English-only checkpoints (tiny.en, ...) hear English; others detect the language unless told."""
+def _language(english_only: bool, language: str | None, named_as: str) -> str | None:
+    """English-only checkpoints (tiny.en, ...) hear English; others detect the language unless told (``named_as``:
+    the setting that names the language, for the error)."""
     if english_only and language not in (None, "en"):
-        raise ValueError(f"cascade: asr_language={language!r}, but the recognizer is an English-only (.en) Whisper")
+        raise ValueError(f"{named_as}={language!r}, but the recognizer is an English-only (.en) Whisper")
     return "en" if english_only else language
 
 

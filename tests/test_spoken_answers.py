@@ -185,6 +185,45 @@ def test_the_recognizer_hears_each_answer_at_16_khz_and_alike_in_any_company(tmp
         answer_recognizer.RecognizerSpec.of({"answer_asr": "bundled", "answer_asr_language": "zh"})
 
 
+def test_a_multilingual_recognizer_is_told_the_language_and_mandarin_is_scored_by_characters(tmp_path, monkeypatch):
+    """A tiny random Whisper made multilingual (its generation config's languages and tasks, as large-v3's): with
+    answer_asr_language=zh it transcribes with language zh, and the task's consistency is a character error rate."""
+    from test_cascade import tiny_whisper
+    from transformers import GenerationConfig, WhisperTokenizerFast
+
+    from lm_eval_audio.metrics import spoken_scores
+    from lm_eval_audio.model_wrappers import answer_recognizer
+    from lm_eval_audio.model_wrappers.spoken_answers import SpokenAnswer
+    from lm_eval_audio.storage import run_state
+
+    folder = tiny_whisper(tmp_path)
+    tokenizer, config = WhisperTokenizerFast.from_pretrained(folder), GenerationConfig.from_pretrained(folder)
+    ids = tokenizer.convert_tokens_to_ids
+    config.is_multilingual, config._from_model_config = True, False  # (else rebuilt from the model's config)
+    config.no_timestamps_token_id = ids("<|notimestamps|>")
+    config.lang_to_id = {t: ids(t) for t in ("<|en|>", "<|zh|>")}
+    config.task_to_id = {t: ids(f"<|{t}|>") for t in ("transcribe", "translate")}
+    config.save_pretrained(folder)
+    monkeypatch.setenv("LM_EVAL_AUDIO_TRANSCRIPT_CACHE", str(tmp_path / "t.sqlite"))
+    spec = answer_recognizer.RecognizerSpec.of({"answer_asr": str(folder), "answer_asr_language": "Mandarin"})
+    assert spec.language == "zh" and spec.record()["language"] == "zh"
+    run_state.current().spoken["zh_task"] = spec
+    recognizer = answer_recognizer.for_task("zh_task")
+    asked = []
+    model = recognizer.transcripts.transcriber._model
+    original = model.generate
+    monkeypatch.setattr(model, "generate", lambda *a, **k: asked.append((k.get("language"), k.get("task")))
+                        or original(*a, **k))
+    path = tmp_path / "a.wav"
+    sf.write(path, np.zeros(24000, dtype=np.float32), 24000)
+    recognizer.transcribe_files([{"path": str(path), "sha256": "zeros", "seconds": 1.0}])
+    assert asked == [("zh", "transcribe")]
+    answer = SpokenAnswer("今天天气很好", "今天天气不好", {"path": str(path), "seconds": 2.0}, recognizer.name)
+    scores = spoken_scores.per_document("zh_task", [answer])
+    assert scores["speech_text_cer"] == pytest.approx(1 / 6)  # one character of six
+    assert scores["words_per_minute"] == {"words": 1, "seconds": 2.0}
+
+
 @pytest.mark.slow
 def test_the_readmes_spoken_answers_command_runs_as_written(tmp_path):
     """The README's spoken-answers command, as a new user runs it: the cascade answers the Big Bench Audio sample in

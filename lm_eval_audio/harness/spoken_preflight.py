@@ -81,4 +81,8 @@ def decide(tasks: dict, lm) -> dict:
     if run.spoken and not speaks:
         raise SpokenAnswersError(f"{', '.join(sorted(run.spoken))} {'is' if len(run.spoken) == 1 else 'are'} answered "
                                  f"in speech: build the model with {KEY}=true in its model arguments")
+    from lm_eval_audio.model_wrappers.answer_recognizer import for_task
+
+    for task in run.spoken:  # loaded now: a recognizer that cannot load stops the run before the model answers
+        for_task(task)
     return run.spoken
