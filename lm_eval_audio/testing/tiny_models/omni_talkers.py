@@ -20,7 +20,8 @@ import torch
 from transformers import PreTrainedTokenizerFast
 
 from lm_eval_audio.testing.tiny_models.common import bpe_tokenizer, builds
-from lm_eval_audio.testing.tiny_models.qwen2_5_omni import QWEN2_5_OMNI_CHAT_TEMPLATE
+from lm_eval_audio.testing.tiny_models.qwen2_5_omni import NAMED_TOKENS as NAMED_25
+from lm_eval_audio.testing.tiny_models.qwen2_5_omni import QWEN2_5_OMNI_CHAT_TEMPLATE, thinker_parts
 from lm_eval_audio.testing.tiny_models.qwen3_omni import INSTRUCT_CHAT_TEMPLATE, NAMED_TOKENS
 from lm_eval_audio.testing.tiny_models.qwen3_omni import _thinker_config as qwen3_thinker_config
 
@@ -42,10 +43,7 @@ def build_qwen2_5_omni_talker(out_dir: str, seed: int = 0) -> str:
     from transformers import (Qwen2_5OmniConfig, Qwen2_5OmniForConditionalGeneration, Qwen2_5OmniProcessor,
                               Qwen2VLImageProcessorPil, Qwen2VLVideoProcessor, WhisperFeatureExtractor)
 
-    named = {"image_token": "<|IMAGE|>", "audio_token": "<|AUDIO|>", "video_token": "<|VIDEO|>",
-             "vision_bos_token": "<|vision_bos|>", "vision_eos_token": "<|vision_eos|>",
-             "audio_bos_token": "<|audio_bos|>", "audio_eos_token": "<|audio_eos|>"}
-    tokenizer = _tokenizer(named)
+    tokenizer = _tokenizer(NAMED_25)
     ids = tokenizer.convert_tokens_to_ids
     # token ids the thinker and the talker must agree on (the talker recomputes the thinker's 3D RoPE positions)
     shared = dict(audio_token_index=ids("<|AUDIO|>"), image_token_index=ids("<|IMAGE|>"),
@@ -54,17 +52,7 @@ def build_qwen2_5_omni_talker(out_dir: str, seed: int = 0) -> str:
                   vision_end_token_id=ids("<|vision_eos|>"), position_id_per_seconds=25, seconds_per_chunk=2,
                   initializer_range=0.2)
     thinker = dict(
-        audio_config={"d_model": 32, "encoder_layers": 1, "encoder_attention_heads": 2, "encoder_ffn_dim": 64,
-                      "num_mel_bins": 128, "max_source_positions": 1500, "n_window": 100, "output_dim": 32,
-                      "initializer_range": 0.2},
-        vision_config={"depth": 1, "embed_dim": 32, "hidden_size": 32, "out_hidden_size": 32, "intermediate_size": 24,
-                       "num_heads": 2, "patch_size": 14, "spatial_merge_size": 1, "temporal_patch_size": 2,
-                       "fullatt_block_indexes": [0]},
-        text_config={"vocab_size": len(tokenizer), "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
-                     "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 2048,
-                     "rope_parameters": {"mrope_section": [2, 3, 3], "rope_type": "default", "rope_theta": 1e6},
-                     "pad_token_id": tokenizer.pad_token_id, "eos_token_id": tokenizer.eos_token_id,
-                     "tie_word_embeddings": False, "initializer_range": 0.2},
+        **thinker_parts(tokenizer),
         user_token_id=ids("<|im_start|>"), **shared,
     )
     # talker: codec vocab and codec special ids kept at the published values (generate()'s hard-coded default

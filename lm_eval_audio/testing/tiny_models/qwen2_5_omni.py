@@ -34,6 +34,29 @@ QWEN2_5_OMNI_CHAT_TEMPLATE = (
 )
 
 
+NAMED_TOKENS = {"image_token": "<|IMAGE|>", "audio_token": "<|AUDIO|>", "video_token": "<|VIDEO|>",
+                "vision_bos_token": "<|vision_bos|>", "vision_eos_token": "<|vision_eos|>",
+                "audio_bos_token": "<|audio_bos|>", "audio_eos_token": "<|audio_eos|>"}
+
+
+def thinker_parts(tokenizer) -> dict:
+    """The tiny thinker's audio, vision and text configurations (the thinker alone, and the whole model with its
+    talker: ``omni_talkers``)."""
+    return dict(
+        audio_config={"d_model": 32, "encoder_layers": 1, "encoder_attention_heads": 2, "encoder_ffn_dim": 64,
+                      "num_mel_bins": 128, "max_source_positions": 1500, "n_window": 100, "output_dim": 32,
+                      "initializer_range": 0.2},
+        vision_config={"depth": 1, "embed_dim": 32, "hidden_size": 32, "out_hidden_size": 32, "intermediate_size": 24,
+                       "num_heads": 2, "patch_size": 14, "spatial_merge_size": 1, "temporal_patch_size": 2,
+                       "fullatt_block_indexes": [0]},
+        text_config={"vocab_size": len(tokenizer), "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
+                     "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 2048,
+                     "rope_parameters": {"mrope_section": [2, 3, 3], "rope_type": "default", "rope_theta": 1e6},
+                     "pad_token_id": tokenizer.pad_token_id, "eos_token_id": tokenizer.eos_token_id,
+                     "tie_word_embeddings": False, "initializer_range": 0.2},
+    )
+
+
 @builds("qwen2_5_omni")
 def build_qwen2_5_omni(out_dir: str, seed: int = 0) -> str:
     """Qwen2.5-Omni in small, saved as the published checkpoints are: one config.json for the whole model
@@ -52,26 +75,14 @@ def build_qwen2_5_omni(out_dir: str, seed: int = 0) -> str:
         WhisperFeatureExtractor,
     )
 
-    named = {"image_token": "<|IMAGE|>", "audio_token": "<|AUDIO|>", "video_token": "<|VIDEO|>",
-             "vision_bos_token": "<|vision_bos|>", "vision_eos_token": "<|vision_eos|>",
-             "audio_bos_token": "<|audio_bos|>", "audio_eos_token": "<|audio_eos|>"}
+    named = NAMED_TOKENS
     specials = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", *named.values()]
     trained = bpe_tokenizer(specials)
     tokenizer = PreTrainedTokenizerFast(tokenizer_object=trained._tokenizer, eos_token="<|im_end|>",
                                         pad_token="<|endoftext|>", padding_side="left", extra_special_tokens=named)
     ids = tokenizer.convert_tokens_to_ids
     thinker = Qwen2_5OmniThinkerConfig(
-        audio_config={"d_model": 32, "encoder_layers": 1, "encoder_attention_heads": 2, "encoder_ffn_dim": 64,
-                      "num_mel_bins": 128, "max_source_positions": 1500, "n_window": 100, "output_dim": 32,
-                      "initializer_range": 0.2},
-        vision_config={"depth": 1, "embed_dim": 32, "hidden_size": 32, "out_hidden_size": 32, "intermediate_size": 24,
-                       "num_heads": 2, "patch_size": 14, "spatial_merge_size": 1, "temporal_patch_size": 2,
-                       "fullatt_block_indexes": [0]},
-        text_config={"vocab_size": len(tokenizer), "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 1,
-                     "num_attention_heads": 2, "num_key_value_heads": 2, "max_position_embeddings": 2048,
-                     "rope_parameters": {"mrope_section": [2, 3, 3], "rope_type": "default", "rope_theta": 1e6},
-                     "pad_token_id": tokenizer.pad_token_id, "eos_token_id": tokenizer.eos_token_id,
-                     "tie_word_embeddings": False, "initializer_range": 0.2},
+        **thinker_parts(tokenizer),
         audio_token_index=ids("<|AUDIO|>"), image_token_index=ids("<|IMAGE|>"), video_token_index=ids("<|VIDEO|>"),
         audio_start_token_id=ids("<|audio_bos|>"), audio_end_token_id=ids("<|audio_eos|>"),
         vision_start_token_id=ids("<|vision_bos|>"), vision_end_token_id=ids("<|vision_eos|>"),
