@@ -69,6 +69,10 @@ class RecognizerSpec:
         from lm_eval_audio.model_wrappers import checkpoints
 
         checkpoints.config_json(WHO, self.model, argument="answer_asr")
+        if self.language != "en" and not _multilingual(self.model):
+            raise ValueError(f"{WHO}: answer_asr={self.model} is an English-only Whisper, and "
+                             f"answer_asr_language={self.language}; give answer_asr= a multilingual Whisper "
+                             f"({DEFAULT})")
 
     def record(self) -> dict:
         """What the results say of it (``lm_eval_audio_spoken``)."""
@@ -80,6 +84,17 @@ class RecognizerSpec:
                                              "rougher than Whisper large-v3's"}
         return {"model": self.model, "backend": "transformers", "language": self.language, "bundled": False,
                 "revision": _revision(self.model)}
+
+
+def _multilingual(model: str) -> bool:
+    """Whether a Whisper checkpoint hears more than English, from its generation config (as transformers decides);
+    a checkpoint without one is taken at its word."""
+    from transformers import GenerationConfig
+
+    try:
+        return bool(getattr(GenerationConfig.from_pretrained(model), "is_multilingual", True))
+    except OSError:
+        return True
 
 
 def _revision(model: str) -> str | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import subprocess
 
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import CacheHook
@@ -171,6 +172,8 @@ class CascadeLM(SpeakingMixin, AudioLM):
         from lm_eval_audio.model_wrappers import devices
 
         settings = cls.read_settings(given)
+        if settings.spoken_answers:
+            _speech(settings)  # its voice tried
         if settings.llm != "transformers":
             return
         devices.check(WHO, settings.device or device)
@@ -181,6 +184,8 @@ class CascadeLM(SpeakingMixin, AudioLM):
         super().__init__(**given)
         settings = self.settings
         self.template = settings.template
+        # a third stage, ready before a model loads: the LLM's answer read aloud (speech_synthesis)
+        self.speech = _speech(settings) if settings.spoken_answers else None
         self.transcriber = transcription.make(settings.asr, settings.asr_model, settings.asr_language,
                                               settings.asr_beam_size, settings.asr_device)
         self.transcripts = transcription.TranscriptCache(self.transcriber, settings.transcript_cache)
@@ -215,11 +220,6 @@ class CascadeLM(SpeakingMixin, AudioLM):
         # warning, and the run they were found in
         self._outside, self._outside_said, self._outside_run = {}, set(), None
         self.batch_sizes = getattr(self.llm, "batch_sizes", {})
-        self.speech = None
-        if settings.spoken_answers:  # a third stage: the LLM's answer read aloud (speech_synthesis)
-            from lm_eval_audio.model_wrappers.speech_synthesis import EspeakSpeech
-
-            self.speech = EspeakSpeech(settings.voice)
         log.info("%s: %s transcribes, %s %s answers; transcripts cached in %s", WHO, self.transcriber.name,
                  settings.llm, self.llm_name, self.transcripts.path)
 
@@ -263,10 +263,10 @@ class CascadeLM(SpeakingMixin, AudioLM):
                                 lambda todo, keep: self._spoken(requests, [i for i, _ in todo], keep, disable_tqdm))
 
     def speech_identity(self) -> dict:
-        """What decides a spoken answer besides the request: each stage and how the LLM is asked."""
-        return {"model": self.results_name, "asr": self.transcriber.identity(), "llm": self.llm_name,
-                "template": self.template, "system_prompt": self.settings.system_prompt,
-                "max_new_tokens": self.settings.max_new_tokens, "speech": self.speech.record()}
+        """What decides a spoken answer besides the request: every setting, and the recognizer's files, the template
+        and the TTS they make."""
+        return {**super().speech_identity(), "asr": self.transcriber.identity(), "template": self.template,
+                "speech": self.speech.record()}
 
     def _spoken(self, requests, indexes: list[int], keep, disable_tqdm: bool) -> None:
         """The LLM's answers read aloud, each kept as it is read. Its text answers are not the requests' answers:
@@ -277,7 +277,14 @@ class CascadeLM(SpeakingMixin, AudioLM):
         finally:
             self.cache_hook = hook
         for index, text in zip(indexes, texts):
-            keep(index, text if failed_requests.is_failed(text) else Speech(str(text), *self.speech.speak(str(text))))
+            if failed_requests.is_failed(text):
+                keep(index, text)
+                continue
+            try:
+                keep(index, Speech(str(text), *self.speech.speak(str(text))))
+            except (OSError, subprocess.CalledProcessError) as e:  # this answer only: counted and named
+                keep(index, failed_requests.record(self.notes, WHO, requests[index], f"espeak-ng could not read the "
+                                                   f"answer aloud: {e}"))
 
     def loglikelihood(self, requests, disable_tqdm: bool = False):
         return self._through_llm("loglikelihood", requests, disable_tqdm)
@@ -409,6 +416,12 @@ class CascadeLM(SpeakingMixin, AudioLM):
         # Chat turns even for a plain-text context: a transcribed audio request is always asked in the LLM's chat
         # template, where text-only requests follow lm-eval's --apply_chat_template (the LLM decides by this).
         return encode_chat_context(filled, True if add_generation_prompt is None else add_generation_prompt)
+
+
+def _speech(settings):
+    from lm_eval_audio.model_wrappers.speech_synthesis import EspeakSpeech
+
+    return EspeakSpeech(settings.voice)
 
 
 class _RelayedCacheHook:

@@ -97,6 +97,17 @@ def record(notes: ModelNotes, who: str, request, error: str, kind: str = "genera
     return answer
 
 
+def stop_if_every_request_failed(who: str, answers: list, requests_in_call: int | None, unavailable: int = 0) -> list:
+    """:class:`EveryRequestFailed` where no request of the call (``requests_in_call``, where ``--use_cache`` or a
+    split of the call answered some elsewhere) was answered; else the counted failures among ``answers``."""
+    failed = [a for a in answers if counted_failure(a)]
+    if failed and len(failed) + unavailable == max(len(answers), requests_in_call or 0):
+        raise EveryRequestFailed(
+            f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
+        )
+    return failed
+
+
 def summarize(notes: ModelNotes, who: str, answers: list, unavailable: list[str] = ()) -> None:
     """Warn of the failed answers, or stop when no request was answered (requests that
     ``--use_cache`` answered count as answered: the startup hook sets the call's full request
@@ -106,11 +117,7 @@ def summarize(notes: ModelNotes, who: str, answers: list, unavailable: list[str]
     if unavailable:
         log.warning("%s: %d request(s) have clips the loader marked unavailable; not run (answered empty, "
                     "log-likelihood -inf); first: %s", who, len(unavailable), sorted(unavailable)[0])
-    failed = [a for a in answers if counted_failure(a)]
-    if failed and len(failed) + len(unavailable) == max(len(answers), notes.requests_in_call or 0):
-        raise EveryRequestFailed(
-            f"{who}: every request failed ({len(failed)}), first: {failed[0].error}; nothing to score"
-        )
+    failed = stop_if_every_request_failed(who, answers, notes.requests_in_call, len(unavailable))
     if failed:
         items = len({getattr(a, "item", id(a)) for a in failed})
         log.warning(

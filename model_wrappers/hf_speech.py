@@ -70,11 +70,11 @@ class SpeechMixin(SpeakingMixin):
                 "one_request_at_a_time": True, "source": self.talker.source}
 
     def speech_identity(self) -> dict:
-        return {"model": str(self.pretrained), "revision": self.settings.revision, "voice": self.voice,
-                "system_prompt": self.system_prompt, "generation_config": self.settings.generation_config,
-                "talker_max_new_tokens": self.settings.talker_max_new_tokens}
+        return {**super().speech_identity(), "voice": self.voice, "system_prompt": self.system_prompt}
 
     def _speak(self, requests, todo: list, keep) -> None:
+        import torch
+
         self._start_call(requests)
         for index, key in todo:
             item = self._split_args(index, requests[index].args)
@@ -83,8 +83,8 @@ class SpeechMixin(SpeakingMixin):
                 continue
             try:
                 keep(index, self._speak_one(item, seed_of(key)))
-            except (ClipFailed, AudioError) as e:
-                keep(index, failed_requests.record(self.notes, self.WHO, requests[index], str(e)))
+            except (ClipFailed, AudioError, torch.OutOfMemoryError) as e:  # this request only: counted and named
+                keep(index, failed_requests.record(self.notes, self.WHO, requests[index], f"{type(e).__name__}: {e}"))
 
     def _speak_one(self, item, seed: int) -> Speech:
         """One request answered in speech: the model's own ``generate`` with the talker, seeded."""

@@ -143,7 +143,8 @@ class OpenAIAudioLM(SpeakingMixin, AudioLM):
         self.voice = settings.voice or DEFAULT_VOICE
         if settings.spoken_answers:
             self.run_record["speech"] = {"request": self._audio_request(), "read": speech_out.READ}
-            speech_out.check_speaks(self.urls, self._key, self.model, self.timeout, self._audio_request())
+            speech_out.check_speaks(self.urls, self._key, self.api_key_env, self.model, self.timeout,
+                                    self._audio_request())
         self._last_stats: dict = {}
         self._ignored_gen_kwargs: set[str] = set()
 
@@ -194,8 +195,7 @@ class OpenAIAudioLM(SpeakingMixin, AudioLM):
         return {"modalities": ["text", "audio"], "audio": {"voice": self.voice, "format": "wav"}}
 
     def speech_identity(self) -> dict:
-        return {"model": self.model, "audio": self._audio_request(), "system_prompt": self.system_prompt,
-                "temperature": self.temperature, "max_tokens": self.max_tokens}
+        return {**super().speech_identity(), "audio": self._audio_request()}
 
     # --- the work ---------------------------------------------------------------------
 

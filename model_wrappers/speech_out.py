@@ -60,7 +60,7 @@ def text_of(response: dict) -> str:
     return ""
 
 
-def check_speaks(urls: list, key: str, model: str, timeout: float, audio_request: dict) -> None:
+def check_speaks(urls: list, key: str, key_env: str, model: str, timeout: float, audio_request: dict) -> None:
     """Before the run: each server answers a short request for speech with speech, or one line names it."""
     from lm_eval_audio.endpoints import chat_api
 
@@ -76,7 +76,7 @@ def check_speaks(urls: list, key: str, model: str, timeout: float, audio_request
         try:
             response = chat_api.run_coroutine(ask(url))
         except Exception as e:
-            raise ValueError(f"{where} did not answer a request for speech: {chat_api.describe_error(e)}") from None
+            raise ValueError(f"{where} did not answer a request for speech: {chat_api.describe_error(e, key_env)}") from None
         try:
             audio_of(response, where)
         except NoSpeech as e:

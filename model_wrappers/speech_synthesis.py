@@ -30,10 +30,12 @@ class EspeakSpeech:
             raise ValueError(f"cascade: spoken answers are read aloud by {NAME}, which is not installed: "
                              f"sudo apt-get install {NAME} (scripts/setup.sh installs it)")
         self.binary = binary
-        voices = subprocess.run([binary, "--voices"], capture_output=True, text=True, check=True).stdout.split()
-        if self.voice not in voices:
-            raise ValueError(f"cascade: voice={self.voice} is not an {NAME} voice; `{NAME} --voices` lists them "
-                             f"(default {DEFAULT_VOICE})")
+        try:  # the voice tried once now, before any model loads: an answer read aloud later never meets an unknown one
+            self.speak("yes")
+        except subprocess.CalledProcessError as e:
+            said = (e.stderr or b"").decode(errors="replace").strip().splitlines()
+            raise ValueError(f"cascade: voice={self.voice}: {said[0] if said else 'espeak-ng failed'}; `{NAME} "
+                             f"--voices` lists them (default {DEFAULT_VOICE})") from None
         self.version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
 
     def speak(self, text: str) -> tuple[np.ndarray, int]:

@@ -27,12 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from lm_eval_audio.endpoints.model_args import Arg, flag
+from lm_eval_audio.metrics.spoken_answer import KEY, SpokenAnswer
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.spoken")
 
-KEY = "spoken_answers"  # the metadata key and model argument that ask for spoken answers
 
 
 def speaking_args(voice_default: str) -> tuple[Arg, ...]:
@@ -46,45 +46,6 @@ def speaking_args(voice_default: str) -> tuple[Arg, ...]:
         Arg("answers_dir", None, "where spoken answers are saved (one WAV file per document and repeat)",
             "`spoken_answers/` in `--output_path`'s folder"),
     )
-
-
-class SpokenAnswer(str):
-    """A spoken answer: the ``str`` is its transcript, what the task scores; ``text`` the model's own text channel
-    (the thinker's text, the server's ``message.content``, what the cascade's TTS read); ``audio`` the saved file
-    (path, sample_rate, seconds, sha256); ``recognizer`` what transcribed it. Called with a string alone (lm-eval's
-    ``process_results`` makes the gold answer ``type(result)(gold)``) it gives that plain ``str``."""
-
-    def __new__(cls, transcript: str, text: str | None = None, audio: dict | None = None, recognizer: str = "",
-                heard: str | None = None):
-        if audio is None:
-            return str(transcript)
-        obj = super().__new__(cls, transcript)
-        obj.text, obj.audio, obj.recognizer = text or "", dict(audio), recognizer
-        obj.transcript = transcript if heard is None else heard  # the whole transcript, whatever a filter kept
-        return obj
-
-    def __reduce__(self):  # kept through --use_cache's pickling and the gather of several ranks
-        return (SpokenAnswer, (str(self), self.text, self.audio, self.recognizer, self.transcript))
-
-    def filtered(self, value):
-        """What a task's filter made of this answer (an extracted letter, a cleaned string), still saying it was
-        spoken, so that the spoken metrics read it after any filter."""
-        if not isinstance(value, str) or isinstance(value, SpokenAnswer):
-            return value
-        return SpokenAnswer(value, self.text, self.audio, self.recognizer, self.transcript)
-
-    def record(self) -> dict:
-        """What the logged sample says of it (``spoken_answer``)."""
-        return {**self.audio, "text": self.text, "transcript": self.transcript, "recognizer": self.recognizer}
-
-
-def spoken_of(responses) -> list[SpokenAnswer]:
-    """The spoken answers among a logged sample's ``resps`` (nested lists)."""
-    if isinstance(responses, SpokenAnswer):
-        return [responses]
-    if isinstance(responses, (list, tuple)):
-        return [answer for item in responses for answer in spoken_of(item)]
-    return []
 
 
 @dataclass
@@ -123,12 +84,15 @@ class AnswerStore:
     def __init__(self, folder: str) -> None:
         self.folder = folder
 
-    def _stem(self, task: str, doc_id, repeat: int) -> str:
-        return os.path.join(self.folder, str(task), f"doc{doc_id}_r{repeat}")
+    def _stem(self, where: tuple) -> str:
+        """``where``: (task, document, request index within it, repeat)."""
+        task, doc_id, idx, repeat = where
+        return os.path.join(self.folder, str(task), f"doc{doc_id}_r{repeat}" if not idx else
+                            f"doc{doc_id}_{idx}_r{repeat}")
 
-    def saved(self, task: str, doc_id, repeat: int, key: str) -> dict | None:
+    def saved(self, where: tuple, key: str) -> dict | None:
         """The sidecar of an answer already saved for this request (same key, file intact), or None."""
-        stem = self._stem(task, doc_id, repeat)
+        stem = self._stem(where)
         try:
             with open(stem + ".json", encoding="utf-8") as f:
                 side = json.load(f)
@@ -141,12 +105,12 @@ class AnswerStore:
             return None
         return side
 
-    def save(self, task: str, doc_id, repeat: int, key: str, speech: Speech) -> dict:
+    def save(self, where: tuple, key: str, speech: Speech) -> dict:
         """``speech`` written (16-bit PCM WAV at the model's own rate) with its sidecar, written last so that a run
         killed between the two generates the answer again."""
         import soundfile
 
-        stem = self._stem(task, doc_id, repeat)
+        stem = self._stem(where)
         os.makedirs(os.path.dirname(stem), exist_ok=True)
         samples = np.asarray(speech.samples, dtype=np.float32).reshape(-1)
         soundfile.write(stem + ".wav", samples, int(speech.sample_rate), subtype="PCM_16")
@@ -159,19 +123,29 @@ class AnswerStore:
         return side
 
 
-def request_key(model_identity: dict, args) -> str:
-    """What decides a spoken answer: the model (and its voice, talker settings) and the request (its text, settings
-    and each clip's content digest)."""
+def request_key(model_identity: dict, args, repeat: int) -> str:
+    """What decides a spoken answer: the model (every setting that can change an answer, its voice) and the request
+    (its text, settings and each clip's content digest), and which repeat it is."""
     from lm_eval_audio.audio.refs import cache_key_args
 
-    blob = json.dumps([model_identity, cache_key_args(args)], sort_keys=True, default=str)
+    blob = json.dumps([model_identity, cache_key_args(args), repeat], sort_keys=True, default=str)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def seed_of(key: str) -> int:
-    """The seed a model that samples its speech gets for a request: from the request's key, so an answer does not
-    depend on the order or the company it is generated in."""
+    """The seed a model that samples its speech gets for a request: from the request's key (each repeat its own), so
+    an answer does not depend on the order or the company it is generated in."""
     return int(key[:8], 16) & 0x7FFFFFFF
+
+
+def cache_args(request) -> tuple:
+    """A request's arguments as ``--use_cache`` keys them: a request of a task answered in speech with the recognizer
+    of its answers added, so that a spoken answer is never replayed for the text task of the same request, nor for
+    another recognizer (like lm-eval's own cache, other model settings are not in the key)."""
+    spec = run_state.current().spoken.get(getattr(request, "task_name", None))
+    if spec is None:
+        return request.args
+    return (*request.args, {"lm_eval_audio_spoken": {"answer_asr": spec.model, "language": spec.language}})
 
 
 def spoken_tasks() -> dict:
@@ -182,7 +156,8 @@ def spoken_tasks() -> dict:
 def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStore, identity: dict, notes,
                        speak, cache_hook=None) -> dict[int, str]:
     """The answers of ``requests[i]`` for ``i`` in ``indexes`` (requests of tasks answered in speech): each read
-    back from ``store`` where saved for the same request, else spoken by ``speak(list of (index, key), keep)``, which
+    back from ``store`` where saved for the same request and repeat, else spoken by ``speak(list of (index, key),
+    keep)``, which
     hands each answer to ``keep(index, Speech or failed answer)`` as it comes (saved at once) and may return every
     answer (a failure it did not keep is taken from there), then transcribed by its task's recognizer. A request that fails is
     a counted failure (``failed_requests``); a spoken answer never is a silent text one."""
@@ -190,33 +165,36 @@ def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStor
 
     out: dict[int, str] = {}
     repeats: dict[tuple, int] = {}
-    todo, sides = [], {}
+    todo, sides, places = [], {}, {}
     for index in indexes:
         request = requests[index]
-        where = (request.task_name, request.doc_id, getattr(request, "idx", 0))
-        repeat = repeats[where] = repeats.get(where, -1) + 1
-        key = request_key(identity, request.args)
-        side = store.saved(request.task_name, request.doc_id, repeat, key)
+        first = (request.task_name, request.doc_id, getattr(request, "idx", 0))
+        repeat = repeats[first] = repeats.get(first, -1) + 1
+        places[index] = where = (*first, repeat)
+        key = request_key(identity, request.args, repeat)
+        side = store.saved(where, key)
         if side is not None:
             sides[index] = side
         else:
-            todo.append((index, key, repeat))
+            todo.append((index, key))
     if sides:
         log.info("%s: %d spoken answer(s) read back from %s (already saved), %d to generate", who, len(sides),
                  store.folder, len(todo))
     if todo:
-        pending = {index: (key, repeat) for index, key, repeat in todo}
+        keys = dict(todo)
 
         def keep(index: int, speech) -> None:  # each answer saved as it comes: a killed run keeps it
-            key, repeat = pending[index]
-            request = requests[index]
-            if isinstance(speech, Speech):
-                sides[index] = store.save(request.task_name, request.doc_id, repeat, key, speech)
-            else:
+            if not isinstance(speech, Speech):
                 out[index] = speech  # a counted failure already
+                return
+            try:
+                sides[index] = store.save(places[index], keys[index], speech)
+            except (OSError, RuntimeError) as e:  # a disk full or unwritable: this answer fails, counted and named
+                out[index] = failed_requests.record(notes, who, requests[index], f"the spoken answer could not be "
+                                                    f"saved in {store.folder}: {e}")
 
-        returned = speak([(index, key) for index, key, _ in todo], keep) or []
-        for (index, _, _), answer in zip(todo, returned):  # a request that failed before it was kept
+        returned = speak(todo, keep) or []
+        for (index, _), answer in zip(todo, returned):  # a request that failed before it was kept
             if index not in sides and index not in out and failed_requests.is_failed(answer):
                 out[index] = answer
     by_task: dict[str, list[int]] = {}
@@ -224,15 +202,20 @@ def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStor
         by_task.setdefault(requests[index].task_name, []).append(index)
     for task, group in by_task.items():
         recognizer = answer_recognizer.for_task(task)
-        transcripts = recognizer.transcribe_files([sides[i]["audio"] for i in group])
+        try:
+            transcripts = recognizer.transcribe_files([sides[i]["audio"] for i in group])
+        except Exception as e:  # the answers are saved (a re-run reads them back): counted and named, the run goes on
+            for index in group:
+                out[index] = failed_requests.record(notes, who, requests[index], f"{recognizer.name} could not "
+                                                    f"transcribe the spoken answer: {type(e).__name__}: {e}")
+            continue
         for index, transcript in zip(group, transcripts):
             side = sides[index]
             answer = SpokenAnswer(transcript, side["text"], side["audio"], recognizer.name)
             out[index] = answer
             if cache_hook is not None:
-                cache_hook.add_partial("generate_until", requests[index].args, answer)
-    missing = [i for i in indexes if i not in out]
-    for index in missing:  # not reachable unless speak() returned too few: counted, never silent
+                cache_hook.add_partial("generate_until", cache_args(requests[index]), answer)
+    for index in (i for i in indexes if i not in out):  # not reachable unless speak() skipped one: counted
         out[index] = failed_requests.record(notes, who, requests[index], "no spoken answer was returned")
     return out
 
@@ -244,25 +227,32 @@ class SpeakingMixin:
 
     SPEAKS = True
     _answer_store: AnswerStore | None = None
+    # Settings that cannot change an answer: left out of the key a saved answer is read back by.
+    NOT_IN_ANSWERS = ("batch_size", "max_batch_size", "device", "device_map", "answers_dir", "num_concurrent",
+                      "max_retries", "timeout", "retry_base_seconds", "check_model", "api_key_env", "llm_api_key_env",
+                      "transcript_cache")
 
     def speech_identity(self) -> dict:
-        raise NotImplementedError
+        """What decides this model's spoken answers besides the request: every setting that can change one (a
+        wrapper adds what it derives from them)."""
+        return {"who": self.WHO, **{arg.name: getattr(self.settings, arg.name) for arg in self.ARGS
+                                    if arg.name not in self.NOT_IN_ANSWERS}}
 
     def spoken_indexes(self, requests) -> list[int]:
-        """The requests of tasks the run answers in speech (none unless the model was readied to speak)."""
+        """The requests of tasks the run answers in speech, for a model readied to speak (a cascade's LLM is not:
+        the cascade speaks its answers). The run refuses a spoken task for a model not readied, before any request
+        (``harness.spoken_preflight.decide``)."""
         tasks = spoken_tasks()
-        if not tasks:
+        if not tasks or not self.settings.spoken_answers:
             return []
-        indexes = [i for i, r in enumerate(requests) if getattr(r, "task_name", None) in tasks]
-        if indexes and not self.settings.spoken_answers:
-            raise ValueError(f"{self.WHO}: {requests[indexes[0]].task_name} is answered in speech: build the model "
-                             f"with {KEY}=true")
-        return indexes
+        return [i for i, r in enumerate(requests) if getattr(r, "task_name", None) in tasks]
 
     def answer_spoken(self, requests, indexes: list[int], speak) -> dict[int, str]:
         if self._answer_store is None:
-            name = getattr(self, "results_name", None) or str(self.speech_identity().get("model", self.WHO))
-            self._answer_store = AnswerStore(folder_for(self.settings.answers_dir, name))
+            named = getattr(self, "results_name", None) or next(
+                (str(getattr(self.settings, name)) for name in ("pretrained", "model") if hasattr(self.settings, name)),
+                self.WHO)
+            self._answer_store = AnswerStore(folder_for(self.settings.answers_dir, named))
             log.info("%s: spoken answers are saved in %s", self.WHO, self._answer_store.folder)
         return answered_in_speech(self.WHO, requests, indexes, self._answer_store, self.speech_identity(),
                                   self.notes, speak, self.cache_hook)
@@ -270,11 +260,19 @@ class SpeakingMixin:
     def with_spoken(self, requests, text_answers, speak) -> list[str]:
         """Every request's answer: those of spoken tasks by :meth:`answer_spoken` (``speak(asked, keep)``: the
         requests to speak and ``keep(index, answer)`` for each, see :func:`answered_in_speech`), the others by
-        ``text_answers(requests) -> answers`` (the wrapper's own generation, unchanged)."""
+        ``text_answers(requests) -> answers`` (the wrapper's own generation, unchanged). The two parts are one call:
+        only where every request of it failed does the run stop (``failed_requests.stop_if_every_request_failed``)."""
         spoken = set(self.spoken_indexes(requests))
         if not spoken:
             return text_answers(requests)
         textual = [i for i in range(len(requests)) if i not in spoken]
-        out = dict(zip(textual, text_answers([requests[i] for i in textual]) if textual else []))
-        out.update(self.answer_spoken(requests, sorted(spoken), speak))
-        return [out[i] for i in range(len(requests))]
+        outer = self.notes.requests_in_call
+        self.notes.requests_in_call = max(outer or 0, len(requests))
+        try:
+            out = dict(zip(textual, text_answers([requests[i] for i in textual]) if textual else []))
+            out.update(self.answer_spoken(requests, sorted(spoken), speak))
+        finally:
+            self.notes.requests_in_call = outer
+        answers = [out[i] for i in range(len(requests))]
+        failed_requests.stop_if_every_request_failed(self.WHO, answers, outer)  # each part warned of its own
+        return answers

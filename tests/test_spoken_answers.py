@@ -120,24 +120,42 @@ def test_a_killed_run_resumes_without_speaking_a_saved_answer_again(tmp_path):
 
 
 def test_use_cache_replays_the_spoken_answers_without_asking_again(tmp_path):
-    """--use_cache keeps each spoken answer whole (file, text, transcript): a second run into another folder asks the
-    server nothing and scores the same."""
+    """--use_cache keeps each spoken answer whole (file, text, transcript) apart from the text answer to the same
+    request: the text task first, then its spoken twice (the second asks the server nothing and scores the same),
+    then the text task again, which gets its text answers back, not the transcripts."""
     cache = ["--use_cache", str(tmp_path / "cache" / "db")]
-    runs = []
+    text, spoken = "bigbench_audio_sample_navigate", f"{S2S_SAMPLE}_navigate"
+    calls = []
     with _speaking_server() as server:
-        for name in ("first", "second"):
+        for name, task in (("text", text), ("first", spoken), ("second", spoken), ("text_again", text)):
             proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args", _served_args(server), "--tasks",
-                            f"{S2S_SAMPLE}_navigate", "--output_path", str(tmp_path / name), "--log_samples", *cache])
+                            task, "--output_path", str(tmp_path / name), "--log_samples", *cache])
             assert proc.returncode == 0, proc.stderr[-3000:]
-            runs.append(len(_spoken_calls(server)))
-    assert runs == [2, 2]  # the second run asked for no spoken answer
-    first, second = (results_json(tmp_path / name)["results"][f"{S2S_SAMPLE}_navigate"] for name in ("first", "second"))
+            calls.append((len(_spoken_calls(server)), len([b for b in server.requests if audio_parts(b)])))
+    assert calls == [(0, 2), (2, 4), (2, 4), (2, 4)]  # asked: the text answers once, the spoken ones once
+    first, second = (results_json(tmp_path / name)["results"][spoken] for name in ("first", "second"))
     assert first == second and second["spoken_failed,none"] == 0
-    (sample,) = [json.loads(line) for line in next((tmp_path / "second").glob("*/samples_*.jsonl")).open()][:1]
-    assert sample["spoken_answer"][0]["path"].startswith(str(tmp_path / "first"))  # the file the first run saved
+    replayed = json.loads(next((tmp_path / "second").glob("*/samples_*.jsonl")).open().readline())
+    assert replayed["spoken_answer"][0]["path"].startswith(str(tmp_path / "first"))  # the file the first run saved
+    again = json.loads(next((tmp_path / "text_again").glob("*/samples_*.jsonl")).open().readline())
+    assert "spoken_answer" not in again and again["resps"] == [["A"]]
+
+
+def test_each_repeat_is_its_own_answer_and_any_setting_that_changes_answers_is_in_the_key():
+    from lm_eval_audio.model_wrappers.cascade import CascadeLM
+    from lm_eval_audio.model_wrappers.spoken_answers import request_key, seed_of
+
+    args = ("<audio>Which way?", {"until": [], "max_gen_toks": 8})
+    keys = [request_key({"who": "hf-audio"}, args, repeat) for repeat in range(3)]
+    assert len({seed_of(k) for k in keys}) == 3  # a sampling talker says each repeat anew
+    names = {arg.name for arg in CascadeLM.ARGS} - set(CascadeLM.NOT_IN_ANSWERS)
+    assert {"llm_model", "prompt_template", "max_new_tokens", "voice", "asr_model"} <= names
 
 
 @pytest.mark.parametrize("model, model_args, tasks, expected", [
+    ("cascade", "spoken_answers=true", "gsm8k", "gsm8k is lm-eval's own: run it without spoken_answers=true"),
+    ("cascade", "spoken_answers=true,voice=zz", S2S_SAMPLE, "cascade: voice=zz: Error: The specified espeak-ng voice "
+                                                            "does not exist."),
     ("cascade", "spoken_answers=true", "voicebench_sample_mmsu,spoken_digits_mc",
      "spoken_digits_mc is scored by the log-likelihood of each option (multiple_choice)"),
     ("hf", "pretrained=nowhere", S2S_SAMPLE, "are answered in speech, and --model hf does not speak"),
@@ -221,7 +239,7 @@ def test_a_multilingual_recognizer_is_told_the_language_and_mandarin_is_scored_b
     answer = SpokenAnswer("今天天气很好", "今天天气不好", {"path": str(path), "seconds": 2.0}, recognizer.name)
     scores = spoken_scores.per_document("zh_task", [answer])
     assert scores["speech_text_cer"] == pytest.approx(1 / 6)  # one character of six
-    assert scores["words_per_minute"] == {"words": 1, "seconds": 2.0}
+    assert scores["characters_per_minute"] == {"units": 6, "seconds": 2.0}
 
 
 @pytest.mark.slow

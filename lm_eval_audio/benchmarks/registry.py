@@ -25,7 +25,8 @@ DECLARATION = "benchmark.py"
 SHARED_COUNT_METRICS = ("audio_missing", "failed_items", "spoken_failed")
 # Numbers with a unit and no better or worse: what a task answered in speech reports of the answers' length and pace
 # (metrics.spoken_scores), printed with their unit and no arrow.
-SHARED_RATE_METRICS = {"answer_seconds": "seconds", "words_per_minute": "words per minute"}
+SHARED_RATE_METRICS = {"answer_seconds": "seconds", "words_per_minute": "words per minute",
+                       "characters_per_minute": "characters per minute"}
 # What a task of no benchmark (spoken_digits, a user's own YAML) is read by, after its benchmark's headline.
 GENERIC_HEADLINE_METRICS = ("acc", "exact_match")
 

@@ -81,8 +81,12 @@ def on_api_model(module) -> None:
         def _answer(self, attr: str, method, requests: list) -> list:
             from lm_eval_audio.model_wrappers.run_notes import ModelNotes, notes_of
 
+            from lm_eval_audio.model_wrappers.spoken_answers import cache_args
+
             condition = getattr(self.lm, "audio_condition", None)
-            keys = [request_key(hash_args, attr, request.args, condition) for request in requests]
+            # a spoken answer keyed apart from a text one (spoken_answers.cache_args), as the wrapper stores it
+            asked = [cache_args(request) for request in requests]
+            keys = [request_key(hash_args, attr, args, condition) for args in asked]
             answers: list = [None] * len(requests)
             to_ask = []
             for i, (request, key) in enumerate(zip(requests, keys)):
@@ -105,7 +109,7 @@ def on_api_model(module) -> None:
             hook = self.lm.cache_hook
             for i, answer in zip(to_ask, fresh, strict=True):
                 answers[i] = answer
-                hook.add_partial(attr, requests[i].args, answer)
+                hook.add_partial(attr, asked[i], answer)
             self.dbdict.commit()
             return answers
 

@@ -20,7 +20,7 @@ from lm_eval_audio.harness.wrapping import is_our_task, wrap
 from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.model_wrappers import reasoning
 from lm_eval_audio.model_wrappers.run_notes import ModelNotes, notes_of
-from lm_eval_audio.model_wrappers.spoken_answers import spoken_of
+from lm_eval_audio.metrics.spoken_answer import spoken_of
 from lm_eval_audio.model_wrappers.registry import MODELS, is_ours, results_folder_name
 from lm_eval_audio.storage import run_state, strict_json
 
@@ -179,7 +179,7 @@ def _spoken_record(spoken: dict) -> dict:
 
     out = {}
     for task, spec in spoken.items():
-        rule, metric = spoken_scores.rule_and_metric(spec.language)
+        rule, metric, _ = spoken_scores.by_language(spec.language)
         out[task] = {"recognizer": spec.record(), "scored": "the transcript of the spoken answer, by the task's own "
                                                             "scoring",
                      metric: text_normalizers.rule_named(rule).says + " (transcript against the model's own text, "

@@ -12,8 +12,7 @@ task's spoken metrics read it.
 
 from __future__ import annotations
 
-from lm_eval_audio.metrics.spoken_scores import is_spoken
-from lm_eval_audio.model_wrappers.spoken_answers import KEY
+from lm_eval_audio.metrics.spoken_answer import KEY, is_spoken
 from lm_eval_audio.storage import run_state
 
 
@@ -49,13 +48,13 @@ def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
     from lm_eval_audio.model_wrappers.registry import MODELS, wrapper_class
 
     model_args = config.model_args if isinstance(config.model_args, dict) else {}
+    if not_ours and is_spoken(command.task_metadata):  # the run asked every task to speak
+        raise SpokenAnswersError(f"spoken answers are scored for lm-eval-audio's tasks; {', '.join(not_ours)} "
+                                 f"{'is' if len(not_ours) == 1 else 'are'} lm-eval's own: run it without {KEY}=true")
     spoken = spoken_settings({name: (c.get("metadata"), c.get("output_type")) for name, c in configs.items()},
                              command.task_metadata)
     if not spoken:
         return
-    if not_ours and is_spoken(command.task_metadata):  # the run asked every task to speak
-        raise SpokenAnswersError(f"spoken answers are scored for lm-eval-audio's tasks; {', '.join(not_ours)} "
-                                 f"{'is' if len(not_ours) == 1 else 'are'} lm-eval's own: run it without {KEY}=true")
     if command.model not in MODELS or not getattr(wrapper_class(command.model), "SPEAKS", False):
         raise SpokenAnswersError(f"{', '.join(sorted(spoken))} {'is' if len(spoken) == 1 else 'are'} answered in "
                                  f"speech, and --model {command.model} does not speak: use hf-audio (Qwen2.5-Omni, "

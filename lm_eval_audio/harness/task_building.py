@@ -36,7 +36,7 @@ from lm_eval_audio.harness.failed_scoring import scored_as_failed
 from lm_eval_audio.harness.wrapping import wrap
 from lm_eval_audio.metrics import spoken_scores
 from lm_eval_audio.metrics.task_scoring import TaskScoring
-from lm_eval_audio.model_wrappers.spoken_answers import SpokenAnswer
+from lm_eval_audio.metrics.spoken_answer import carried_through_filters
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio")
@@ -149,14 +149,10 @@ def audio_task_class(base):
 
         def apply_filters(self):
             out = super().apply_filters()
-            if self._spoken():  # a filtered answer still says it was spoken (spoken_answers.SpokenAnswer.filtered)
+            if self._spoken():  # a filtered answer still says it was spoken (spoken_answer.SpokenAnswer.filtered)
                 for instance in self.instances:
-                    raw = [r for r in instance.resps if isinstance(r, SpokenAnswer)]
-                    if raw:
-                        for key, value in instance.filtered_resps.items():
-                            instance.filtered_resps[key] = (
-                                [raw[min(i, len(raw) - 1)].filtered(v) for i, v in enumerate(value)]
-                                if isinstance(value, list) else raw[0].filtered(value))
+                    for key, value in instance.filtered_resps.items():
+                        instance.filtered_resps[key] = carried_through_filters(instance.resps, value)
             return out
 
         def build_all_requests(self, *, limit=None, samples=None, rank=0, world_size=1, **kwargs):

@@ -9,32 +9,31 @@
   numbers with cn2an instead), any other language after Whisper's ``BasicTextNormalizer``
   (``metrics.text_normalizers.RULES``). A recognizer's own errors count here too: the bundled tiny.en's are large.
 * ``answer_seconds``: the mean length of the spoken answers, in seconds;
-* ``words_per_minute``: the words of the transcripts over the minutes spoken (all answers together);
+* ``words_per_minute`` (``characters_per_minute`` for Mandarin): the transcripts' words (characters) over the minutes
+  spoken, all answers together;
 * ``spoken_failed``: the documents whose spoken answer failed (a counted failure of the model), left out of the
   three above and scored by the task as it scores an empty answer.
 
-A document's results hold the answers of its repeats: its error rate and length are the means over them.
+A document's error rate and length are the means over the spoken answers its task's filter keeps (one, under
+lm-eval's default ``take_first``).
 """
 
 from __future__ import annotations
 
 from lm_eval_audio.metrics import error_rates
+from lm_eval_audio.metrics.spoken_answer import spoken_of
 from lm_eval_audio.storage import run_state
 
-# language -> (text_normalizers rule, metric name)
-_RULES = {"en": ("whisper_english", "speech_text_wer"), "zh": ("cn_tn_chars", "speech_text_cer")}
-_OTHER = ("whisper_basic", "speech_text_wer")
-DURATION, RATE, FAILED = "answer_seconds", "words_per_minute", "spoken_failed"
+# language -> (text_normalizers rule, the consistency metric, the pace metric: words, or characters for Mandarin)
+_BY_LANGUAGE = {"en": ("whisper_english", "speech_text_wer", "words_per_minute"),
+                "zh": ("cn_tn_chars", "speech_text_cer", "characters_per_minute")}
+_OTHER = ("whisper_basic", "speech_text_wer", "words_per_minute")
+DURATION, FAILED = "answer_seconds", "spoken_failed"
 
 
-def rule_and_metric(language: str | None) -> tuple[str, str]:
-    return _RULES.get(language or "en", _OTHER)
-
-
-def is_spoken(metadata: dict | None) -> bool:
-    """Whether a task's metadata asks for spoken answers."""
-    value = (metadata or {}).get("spoken_answers")
-    return value is True or str(value).strip().lower() in ("true", "1", "yes", "on")
+def by_language(language: str | None) -> tuple[str, str, str]:
+    """The normalization rule, the consistency metric and the pace metric of answers spoken in ``language``."""
+    return _BY_LANGUAGE.get(language or "en", _OTHER)
 
 
 def _language(task: str) -> str | None:
@@ -43,33 +42,30 @@ def _language(task: str) -> str | None:
 
 
 def metric_names(task: str) -> tuple[str, ...]:
-    return rule_and_metric(_language(task))[1], DURATION, RATE, FAILED
+    _, consistency, pace = by_language(_language(task))
+    return consistency, DURATION, pace, FAILED
+
+
+def _units(text: str, pace: str) -> int:
+    return len([c for c in text if not c.isspace()]) if pace == "characters_per_minute" else len(text.split())
 
 
 def per_document(task: str, results: list) -> dict:
-    """The spoken metrics' items of one document: its spoken answers' edit counts, seconds and words (None where it
-    has none), and whether it failed."""
-    rule, metric = rule_and_metric(_language(task))
-    answers = [r for r in _flat(results) if hasattr(r, "audio") and hasattr(r, "transcript")]
+    """The spoken metrics' items of one document, each what the logged sample shows under its name: the mean error
+    rate and length of the spoken answers the task's filter kept, their words (or characters) and seconds; None for
+    each where none was spoken, and the document counted in ``spoken_failed``."""
+    rule, consistency, pace = by_language(_language(task))
+    answers = spoken_of(results)
     if not answers:
-        return {metric: None, DURATION: None, RATE: None, FAILED: 1}
+        return {consistency: None, DURATION: None, pace: None, FAILED: 1}
     rates = []
     for a in answers:
         edits = error_rates.counts(a.text, a.transcript, rule)
         rates.append(edits.errors / edits.length if edits.length else 1.0)
     seconds = [float(a.audio["seconds"]) for a in answers]
-    # each metric's item is what the logged sample shows under its name: the document's own value
-    return {metric: sum(rates) / len(rates), DURATION: sum(seconds) / len(seconds),
-            RATE: {"words": sum(len(a.transcript.split()) for a in answers), "seconds": round(sum(seconds), 3)},
+    return {consistency: sum(rates) / len(rates), DURATION: sum(seconds) / len(seconds),
+            pace: {"units": sum(_units(a.transcript, pace) for a in answers), "seconds": round(sum(seconds), 3)},
             FAILED: 0}
-
-
-def _flat(results):
-    for r in results:
-        if isinstance(r, (list, tuple)):
-            yield from _flat(r)
-        else:
-            yield r
 
 
 def _kept(items) -> list:
@@ -77,16 +73,16 @@ def _kept(items) -> list:
 
 
 def mean_of_documents(items) -> float:
-    """The mean over the documents with a spoken answer (each document's own mean over its repeats)."""
+    """The mean over the documents with a spoken answer."""
     kept = _kept(items)
     return sum(kept) / len(kept) if kept else float("nan")
 
 
-def words_per_minute(items) -> float:
-    """The words of every transcript over the minutes of every answer."""
+def per_minute(items) -> float:
+    """The words (or characters) of every transcript over the minutes of every answer."""
     kept = _kept(items)
     seconds = sum(i["seconds"] for i in kept)
-    return 60.0 * sum(i["words"] for i in kept) / seconds if seconds else float("nan")
+    return 60.0 * sum(i["units"] for i in kept) / seconds if seconds else float("nan")
 
 
 def failed(items) -> int:
@@ -94,10 +90,12 @@ def failed(items) -> int:
 
 
 def aggregations(task: str) -> dict:
-    metric, duration, rate, fail = metric_names(task)
-    return {metric: mean_of_documents, duration: mean_of_documents, rate: words_per_minute, fail: failed}
+    consistency, duration, pace, fail = metric_names(task)
+    return {consistency: mean_of_documents, duration: mean_of_documents, pace: per_minute, fail: failed}
 
 
 def higher_is_better(task: str) -> dict:
-    metric, duration, rate, fail = metric_names(task)
-    return {metric: False, duration: True, rate: True, fail: False}
+    """Lower consistency error and fewer failures are better; length and pace have no better (None, as lm-eval
+    writes a metric without a direction)."""
+    consistency, duration, pace, fail = metric_names(task)
+    return {consistency: False, duration: None, pace: None, fail: False}
