@@ -75,6 +75,8 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("Group.__iter__", ()), ("Group.__len__", ()),
         # harness/preflight.py: --predict_only is the one metric "bypass" lm-eval gives each task
         ("ConfigurableTask.override_metric", ("metric_name",)), ("ConfigurableTask.higher_is_better", ()),
+        # harness/task_building.py: a task answered in speech keeps its answers spoken through its filters
+        ("ConfigurableTask.apply_filters", ()), ("ConfigurableTask.instances", ()),
     ],
     "lm_eval.evaluator": [
         ("evaluate", ("lm", "task_dict")),

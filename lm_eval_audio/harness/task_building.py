@@ -1,7 +1,7 @@
 """Our tasks and groups as lm-eval builds them. One patch, of ``lm_eval.tasks._factory.TaskFactory.build`` (the
 module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subclasses lm-eval's ``Group`` and
 ``ConfigurableTask`` through their public API (``add``, ``pop``, ``get``, ``child_names``, ``aggregate``,
-``aggregation``).
+``aggregation``, ``higher_is_better``, ``apply_filters``, ``instances``).
 
 * Each task of ours becomes an :class:`AudioTask`: a ``process_results`` or aggregation function of its YAML
   that takes a ``task`` parameter gets the task's :class:`~lm_eval_audio.metrics.task_scoring.TaskScoring` (its
@@ -11,6 +11,8 @@ module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subcla
   it reports fill lm-eval's "N/A" (:func:`fill_stderrs`: in each group of ours before it pools them, and in the
   results).
 
+* A task the run answers in speech (``harness.spoken_preflight``) reports the spoken metrics beside its own
+  (``metrics.spoken_scores``), and its filtered answers stay spoken (``metrics.spoken_answer``).
 * What a loader of ours returns with its documents, or with the error that stopped it (its
   ``benchmarks.data_notes.DataNotes``), goes into the run state as the task is built (:func:`take_notes`).
 * A member task whose data is absent (our loaders raise errors marked ``skippable_in_group``) is built as an
