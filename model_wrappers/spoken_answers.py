@@ -3,7 +3,7 @@
 A task is answered in speech where its metadata says ``spoken_answers: true``: its YAML (``bigbench_audio_s2s``,
 ``voicebench_spoken_*``), or the run's ``--model_args ...,spoken_answers=true`` (lm-eval merges ``--model_args``
 into every task's metadata) or ``--metadata``. The run resolves which tasks speak and their recognizer once
-(``harness.preflight``, into the run state); each wrapper that can speak (``hf-audio`` on a family with a talker,
+(``harness.spoken_preflight``, into the run state); each wrapper that can speak (``hf-audio`` on a family with a talker,
 ``openai-audio`` on a server that returns ``message.audio``, ``cascade`` with its TTS) hands this module, for the
 requests of those tasks, the model's own text and its waveform (:class:`Speech`); :func:`answered_in_speech`
 
@@ -30,9 +30,9 @@ from lm_eval_audio.endpoints.model_args import Arg, flag
 from lm_eval_audio.metrics.spoken_answer import KEY, SpokenAnswer
 from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.storage import run_state
+from lm_eval_audio.storage.digests import file_sha256
 
 log = logging.getLogger("lm_eval.audio.spoken")
-
 
 
 def speaking_args(voice_default: str) -> tuple[Arg, ...]:
@@ -43,8 +43,8 @@ def speaking_args(voice_default: str) -> tuple[Arg, ...]:
             "the transcript of what was said (docs/SPOKEN.md). A task whose YAML says `spoken_answers: true` turns "
             "it on by itself", read=flag, recorded_as=KEY),
         Arg("voice", None, "the voice of spoken answers", voice_default, recorded_as="voice"),
-        Arg("answers_dir", None, "where spoken answers are saved (one WAV file per document and repeat)",
-            "`spoken_answers/` in `--output_path`'s folder"),
+        Arg("answers_dir", None, "the folder spoken answers are saved in: a folder per model in it, one WAV file per "
+            "document and repeat", "`spoken_answers/` in `--output_path`'s folder"),
     )
 
 
@@ -59,23 +59,16 @@ class Speech:
 
 
 def folder_for(answers_dir: str | None, model_name: str) -> str:
-    """Where a run's spoken answers go: ``answers_dir=``, else ``spoken_answers/<model>`` in ``--output_path``'s
-    folder; a ValueError where neither is given (from Python, with no command)."""
-    if answers_dir:
-        return str(answers_dir)
-    command = run_state.current().command
-    output = getattr(command, "output_path", None)
-    if not output:
-        raise ValueError(f"spoken answers are saved as audio files beside the results: give --output_path FOLDER "
-                         f"(or answers_dir= in --model_args), for {model_name}")
-    base = os.path.dirname(output) if str(output).endswith(".json") else output
-    return os.path.join(base, "spoken_answers", model_name.replace("/", "__"))
-
-
-def _file_sha256(path: str) -> str:
-    from lm_eval_audio.storage.digests import file_sha256
-
-    return file_sha256(path)
+    """Where a model's spoken answers go: a folder named after it in ``answers_dir=``, else in ``spoken_answers/`` in
+    ``--output_path``'s folder; a ValueError where neither is given (from Python, with no command)."""
+    if not answers_dir:
+        output = getattr(run_state.current().command, "output_path", None)
+        if not output:
+            raise ValueError(f"spoken answers are saved as audio files beside the results: give --output_path FOLDER "
+                             f"(or answers_dir= in --model_args), for {model_name}")
+        answers_dir = os.path.join(os.path.dirname(output) if str(output).endswith(".json") else output,
+                                   "spoken_answers")
+    return os.path.join(str(answers_dir), model_name.replace("/", "__"))
 
 
 class AnswerStore:
@@ -100,7 +93,7 @@ class AnswerStore:
             return None
         if side.get("key") != key or not os.path.isfile(side["audio"]["path"]):
             return None
-        if _file_sha256(side["audio"]["path"]) != side["audio"]["sha256"]:
+        if file_sha256(side["audio"]["path"]) != side["audio"]["sha256"]:
             log.warning("spoken answer %s changed on disk since it was saved: generated again", side["audio"]["path"])
             return None
         return side
@@ -115,7 +108,7 @@ class AnswerStore:
         samples = np.asarray(speech.samples, dtype=np.float32).reshape(-1)
         soundfile.write(stem + ".wav", samples, int(speech.sample_rate), subtype="PCM_16")
         audio = {"path": os.path.abspath(stem + ".wav"), "sample_rate": int(speech.sample_rate),
-                 "seconds": round(len(samples) / float(speech.sample_rate), 3), "sha256": _file_sha256(stem + ".wav")}
+                 "seconds": round(len(samples) / float(speech.sample_rate), 3), "sha256": file_sha256(stem + ".wav")}
         side = {"key": key, "text": speech.text, "audio": audio, "seed": speech.seed}
         with open(stem + ".json.tmp", "w", encoding="utf-8") as f:
             json.dump(side, f, ensure_ascii=False)
@@ -157,10 +150,9 @@ def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStor
                        speak, cache_hook=None) -> dict[int, str]:
     """The answers of ``requests[i]`` for ``i`` in ``indexes`` (requests of tasks answered in speech): each read
     back from ``store`` where saved for the same request and repeat, else spoken by ``speak(list of (index, key),
-    keep)``, which
-    hands each answer to ``keep(index, Speech or failed answer)`` as it comes (saved at once) and may return every
-    answer (a failure it did not keep is taken from there), then transcribed by its task's recognizer. A request that fails is
-    a counted failure (``failed_requests``); a spoken answer never is a silent text one."""
+    keep)``, which hands each answer to ``keep(index, Speech or failed answer)`` as it comes (saved at once) and may
+    return every answer (a failure it did not keep is taken from there); then each transcribed by its task's
+    recognizer. A request that fails is a counted failure (``failed_requests``), never a silent text answer."""
     from lm_eval_audio.model_wrappers import answer_recognizer
 
     out: dict[int, str] = {}
@@ -222,11 +214,10 @@ def answered_in_speech(who: str, requests, indexes: list[int], store: AnswerStor
 
 class SpeakingMixin:
     """What a wrapper that can speak shares: ``SPEAKS``, its answers' folder and the split of a call's requests.
-    A wrapper gives :meth:`speech_identity` (what decides its answers besides the request) and, for its requests of
-    spoken tasks, calls :meth:`answer_spoken` with its own ``speak``."""
+    A wrapper adds to :meth:`speech_identity` what it derives from its settings, and answers through
+    :meth:`with_spoken` with its own text generation and ``speak``."""
 
     SPEAKS = True
-    _answer_store: AnswerStore | None = None
     # Settings that cannot change an answer: left out of the key a saved answer is read back by.
     NOT_IN_ANSWERS = ("batch_size", "max_batch_size", "device", "device_map", "answers_dir", "num_concurrent",
                       "max_retries", "timeout", "retry_base_seconds", "check_model", "api_key_env", "llm_api_key_env",
@@ -247,18 +238,21 @@ class SpeakingMixin:
             return []
         return [i for i, r in enumerate(requests) if getattr(r, "task_name", None) in tasks]
 
-    def answer_spoken(self, requests, indexes: list[int], speak) -> dict[int, str]:
-        if self._answer_store is None:
-            named = getattr(self, "results_name", None) or next(
-                (str(getattr(self.settings, name)) for name in ("pretrained", "model") if hasattr(self.settings, name)),
-                self.WHO)
-            self._answer_store = AnswerStore(folder_for(self.settings.answers_dir, named))
-            log.info("%s: spoken answers are saved in %s", self.WHO, self._answer_store.folder)
-        return answered_in_speech(self.WHO, requests, indexes, self._answer_store, self.speech_identity(),
-                                  self.notes, speak, self.cache_hook)
+    def answer_store(self) -> AnswerStore:
+        """Where this model's spoken answers go (found before any answer of the call): a folder per model, and per
+        ``audio=`` condition for an ablated copy (``AudioLM.under``), so that no run overwrites another's files."""
+        named = getattr(self, "results_name", None) or next(
+            (str(getattr(self.settings, name)) for name in ("pretrained", "model") if hasattr(self.settings, name)),
+            self.WHO)
+        condition = str(self.audio_condition)
+        store = AnswerStore(folder_for(self.settings.answers_dir, named if condition == "full" else
+                                       f"{named}__audio-{condition}"))
+        if self.notes.first_time(("spoken answers folder", store.folder)):
+            log.info("%s: spoken answers are saved in %s", self.WHO, store.folder)
+        return store
 
     def with_spoken(self, requests, text_answers, speak) -> list[str]:
-        """Every request's answer: those of spoken tasks by :meth:`answer_spoken` (``speak(asked, keep)``: the
+        """Every request's answer: those of spoken tasks by :func:`answered_in_speech` (``speak(asked, keep)``: the
         requests to speak and ``keep(index, answer)`` for each, see :func:`answered_in_speech`), the others by
         ``text_answers(requests) -> answers`` (the wrapper's own generation, unchanged). The two parts are one call:
         only where every request of it failed does the run stop (``failed_requests.stop_if_every_request_failed``)."""
@@ -266,11 +260,13 @@ class SpeakingMixin:
         if not spoken:
             return text_answers(requests)
         textual = [i for i in range(len(requests)) if i not in spoken]
+        store = self.answer_store()
         outer = self.notes.requests_in_call
         self.notes.requests_in_call = max(outer or 0, len(requests))
         try:
             out = dict(zip(textual, text_answers([requests[i] for i in textual]) if textual else []))
-            out.update(self.answer_spoken(requests, sorted(spoken), speak))
+            out.update(answered_in_speech(self.WHO, requests, sorted(spoken), store, self.speech_identity(), self.notes,
+                                          speak, self.cache_hook))
         finally:
             self.notes.requests_in_call = outer
         answers = [out[i] for i in range(len(requests))]
