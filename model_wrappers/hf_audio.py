@@ -370,16 +370,8 @@ class HFAudioLM(SpeechMixin, ClipsMixin, PromptsMixin, LoglikelihoodMixin, Audio
         import torch
 
         settings = self.thinking.settings(generation_settings(batch[0].second, self.max_new_tokens))
-        kwargs = {**self._neutral_generation, **settings.other, "do_sample": settings.do_sample}
-        if settings.do_sample:
-            kwargs["temperature"] = settings.temperature
-        clips = [self._clips(item) for item in batch]
-        rendered = [self._render(item, c) for item, c in zip(batch, clips)]
-        self.tokenizer.padding_side = "left"
-        processed = self._process(rendered, clips)
-        inputs = self._to_device(processed)
+        kwargs, rendered, processed, inputs = self._prepared(batch, settings)
         prompt_len = inputs["input_ids"].shape[1]
-        self.adapter.before_call(bool(batch[0].refs))
         if settings.until and self.adapter.stops_in_generate and not self.thinking.markers:
             # Stopping early only saves the tokens past the stop: the text is cut at it below, and a
             # finished row's later tokens are discarded, so batch size cannot change what is kept. (A thinking
@@ -394,6 +386,21 @@ class HFAudioLM(SpeechMixin, ClipsMixin, PromptsMixin, LoglikelihoodMixin, Audio
                    for text, r in zip(decoded, rendered)]
         self.thinking.count(self.notes, [getattr(self._requests[item.index], "task_name", None) for item in batch], answers)
         return answers
+
+    def _prepared(self, batch: list[RequestParts], settings) -> tuple[dict, list, dict, dict]:
+        """A batch ready for ``generate``: the decoding keyword arguments of ``settings`` (the checkpoint's own set
+        aside unless generation_config=model), each request's rendered prompt, the processor's output and the model
+        inputs on the device; the adapter set for the batch's audio. (Text and spoken answers alike.)"""
+        kwargs = {**self._neutral_generation, **settings.other, "do_sample": settings.do_sample}
+        if settings.do_sample:
+            kwargs["temperature"] = settings.temperature
+        clips = [self._clips(item) for item in batch]
+        rendered = [self._render(item, c) for item, c in zip(batch, clips)]
+        self.tokenizer.padding_side = "left"
+        processed = self._process(rendered, clips)
+        inputs = self._to_device(processed)
+        self.adapter.before_call(bool(batch[0].refs))
+        return kwargs, rendered, processed, inputs
 
     def _count_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])

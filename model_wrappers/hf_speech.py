@@ -91,20 +91,15 @@ class SpeechMixin(SpeakingMixin):
         import torch
 
         settings = generation_settings(item.second, self.max_new_tokens)
-        clips = [self._clips(item)]
-        rendered = [self._render(item, clips[0])]
-        processed = self._process(rendered, clips)
-        inputs = self._to_device(processed)
-        kwargs = {f"thinker_{k}": v for k, v in {**self._neutral_generation, **settings.other}.items()}
-        kwargs.update(thinker_max_new_tokens=settings.max_new_tokens, thinker_do_sample=settings.do_sample)
+        decoding, _, processed, inputs = self._prepared([item], settings)
+        # the task's decoding settings are the thinker's; the talker keeps its own
+        kwargs = {f"thinker_{k}": v for k, v in decoding.items()}
+        kwargs["thinker_max_new_tokens"] = settings.max_new_tokens
         eos = self.model.generation_config.eos_token_id  # Qwen3-Omni's generate() would take its own 151645
         if eos is not None:
             kwargs["thinker_eos_token_id"] = eos
         if self.settings.talker_max_new_tokens:
             kwargs["talker_max_new_tokens"] = self.settings.talker_max_new_tokens
-        if settings.do_sample:
-            kwargs["thinker_temperature"] = settings.temperature
-        self.adapter.before_call(bool(item.refs))
         torch.manual_seed(seed)
         with torch.inference_mode(), self.adapter.hearing(processed, self._to_device):
             text_ids, wav = self.speaker_model.generate(**inputs, speaker=self.voice, generation_mode="audio",

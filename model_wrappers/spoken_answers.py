@@ -59,15 +59,13 @@ class Speech:
 
 
 def folder_for(answers_dir: str | None, model_name: str) -> str:
-    """Where a model's spoken answers go: a folder named after it in ``answers_dir=``, else in ``spoken_answers/`` in
-    ``--output_path``'s folder; a ValueError where neither is given (from Python, with no command)."""
+    """Where a model's spoken answers go: a folder named after it in ``answers_dir=``, else in the run's
+    ``spoken_answers/`` beside the results (``Run.answers_root``); a ValueError where neither is known (from Python,
+    with no ``--output_path``)."""
+    answers_dir = answers_dir or run_state.current().answers_root
     if not answers_dir:
-        output = getattr(run_state.current().command, "output_path", None)
-        if not output:
-            raise ValueError(f"spoken answers are saved as audio files beside the results: give --output_path FOLDER "
-                             f"(or answers_dir= in --model_args), for {model_name}")
-        answers_dir = os.path.join(os.path.dirname(output) if str(output).endswith(".json") else output,
-                                   "spoken_answers")
+        raise ValueError(f"spoken answers are saved as audio files beside the results: give --output_path FOLDER "
+                         f"(or answers_dir= in --model_args), for {model_name}")
     return os.path.join(str(answers_dir), model_name.replace("/", "__"))
 
 

@@ -79,9 +79,8 @@ BUNDLED = "bundled recognizer"
 def bundled_recognizer_rows(result_dict: dict) -> set[str]:
     """The tasks answered in speech whose answers the bundled offline recognizer transcribed, and their groups."""
     spoken = result_dict.get("lm_eval_audio_spoken") or {}
-    rows = {task for task, entry in spoken.items() if (entry.get("recognizer") or {}).get("bundled")}
-    groups = {group for group, members in (result_dict.get("group_subtasks") or {}).items() if rows & set(members)}
-    return rows | groups
+    return with_their_groups({task for task, entry in spoken.items() if (entry.get("recognizer") or {}).get("bundled")},
+                             result_dict)
 
 
 def _judge_derived(metric: str, judge_metrics) -> bool:
@@ -136,13 +135,18 @@ def smoke_judged_rows(result_dict: dict) -> set[str]:
     """The tasks whose judge metrics the bundled smoke-test judge gave, and the groups holding one of them."""
     from lm_eval_audio.judges.smoke_test_judge import judged_by_it
 
-    smoke = {task for task in result_dict.get("lm_eval_audio_judge") or {} if judged_by_it(result_dict, task)}
+    return with_their_groups({task for task in result_dict.get("lm_eval_audio_judge") or {}
+                              if judged_by_it(result_dict, task)}, result_dict)
+
+
+def with_their_groups(rows: set[str], result_dict: dict) -> set[str]:
+    """``rows`` and every group holding one of them, however deep."""
     members = result_dict.get("group_subtasks") or {}
 
     def holds_one(group: str) -> bool:
-        return any(m in smoke or (m in members and m != group and holds_one(m)) for m in members.get(group, ()))
+        return any(m in rows or (m in members and m != group and holds_one(m)) for m in members.get(group, ()))
 
-    return smoke | {group for group in members if holds_one(group)}
+    return rows | {group for group in members if holds_one(group)}
 
 
 def counts_table(counts: dict[str, dict[str, int]]) -> str:

@@ -6,8 +6,8 @@ A task of ours is answered in speech where its metadata says ``spoken_answers: t
 (:func:`check_first`: a task whose scoring reads log-likelihoods, a task of lm-eval's own, a model that cannot
 speak, no ``--output_path`` for the files, a recognizer that cannot be loaded, each one line), and turns the model's
 ``spoken_answers=true`` on where a task's YAML asks for speech; the run's ``evaluate`` decides it for the built
-tasks (:func:`decide`) and keeps each spoken task's recognizer settings in the run state, where the wrappers and the
-task's spoken metrics read it.
+tasks (:func:`decide`) and keeps each spoken task's recognizer settings, and the folder beside the results that
+spoken answers go in, in the run state, where the wrappers and the task's spoken metrics read them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ from lm_eval_audio.storage import run_state
 
 class SpokenAnswersError(ValueError):
     """A run that asks for spoken answers where they cannot be had; the message says what to do."""
+
+
+def _are(names: list[str]) -> str:
+    """``names`` and the verb that agrees with them, for the messages."""
+    return f"{', '.join(names)} {'is' if len(names) == 1 else 'are'}"
 
 
 def _refuse_unreadable(name: str, output_type: str | None) -> None:
@@ -49,15 +54,15 @@ def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
 
     model_args = config.model_args if isinstance(config.model_args, dict) else {}
     if not_ours and is_spoken(command.task_metadata):  # the run asked every task to speak
-        raise SpokenAnswersError(f"spoken answers are scored for lm-eval-audio's tasks; {', '.join(not_ours)} "
-                                 f"{'is' if len(not_ours) == 1 else 'are'} lm-eval's own: run it without {KEY}=true")
+        raise SpokenAnswersError(f"spoken answers are scored for lm-eval-audio's tasks; {_are(not_ours)} lm-eval's "
+                                 f"own: run it without {KEY}=true")
     spoken = spoken_settings({name: (c.get("metadata"), c.get("output_type")) for name, c in configs.items()},
                              command.task_metadata)
     if not spoken:
         return
     if command.model not in MODELS or not getattr(wrapper_class(command.model), "SPEAKS", False):
-        raise SpokenAnswersError(f"{', '.join(sorted(spoken))} {'is' if len(spoken) == 1 else 'are'} answered in "
-                                 f"speech, and --model {command.model} does not speak: use hf-audio (Qwen2.5-Omni, "
+        raise SpokenAnswersError(f"{_are(sorted(spoken))} answered in speech, and --model {command.model} does not "
+                                 "speak: use hf-audio (Qwen2.5-Omni, "
                                  "Qwen3-Omni Instruct), openai-audio (a server that returns audio) or cascade (its "
                                  "text-to-speech)")
     if not command.output_path and not model_args.get("answers_dir"):
@@ -78,10 +83,13 @@ def decide(tasks: dict, lm) -> dict:
     run.spoken = spoken_settings({name: (getattr(task.config, "metadata", None), getattr(task, "OUTPUT_TYPE", None))
                                   for name, task in tasks.items()}, {})
     if run.spoken and not speaks:
-        raise SpokenAnswersError(f"{', '.join(sorted(run.spoken))} {'is' if len(run.spoken) == 1 else 'are'} answered "
-                                 f"in speech: build the model with {KEY}=true in its model arguments")
+        raise SpokenAnswersError(f"{_are(sorted(run.spoken))} answered in speech: build the model with {KEY}=true in "
+                                 "its model arguments")
+    from lm_eval_audio.harness.tracker_naming import results_folder
     from lm_eval_audio.model_wrappers.answer_recognizer import for_task
 
+    output = getattr(run.command, "output_path", None)  # where lm-eval writes the results, as it reads the path
+    run.answers_root = str(results_folder(output) / "spoken_answers") if output else None
     for task in run.spoken:  # loaded now: a recognizer that cannot load stops the run before the model answers
         for_task(task)
     return run.spoken

@@ -14,8 +14,9 @@ What it carries, each written in one place and read where it is needed:
   says to do (``benchmarks.hub_access``); ``plan``: what ``download --dry_run`` would fetch (``benchmarks.hub_data``);
 * ``judges``: each task's judge, resolved once (``harness.preflight``): a ``JudgeConfig``, :data:`SMOKE_TEST_JUDGE`
   where the bundled judge stands in, or None where the task has no judge;
-* ``spoken`` and ``recognizers``: the tasks answered in speech, each with the settings of its recognizer of answers
-  (``harness.preflight``), and each recognizer loaded once (``model_wrappers.answer_recognizer``);
+* ``spoken``, ``recognizers`` and ``answers_root``: the tasks answered in speech, each with the settings of its
+  recognizer of answers, and the folder their answers go in, beside the results (``harness.spoken_preflight``); each
+  recognizer loaded once (``model_wrappers.answer_recognizer``);
 * ``data_notes``: what the loaders noted as lm-eval built the tasks (``harness.task_building``), written into the
   results of the ``evaluate`` that ends (:meth:`Run.take_data_notes`); ``said``: the warnings given once in the
   command (``first_time``).
@@ -45,6 +46,7 @@ class Run(NotesByKind):
     failure: Exception | None = None
     spoken: dict = field(default_factory=dict)  # task answered in speech -> its recognizer's settings
     recognizers: dict = field(default_factory=dict)  # those settings -> the recognizer loaded for them
+    answers_root: str | None = None  # spoken_answers/ in the folder lm-eval writes the results into
     by_command: bool = False  # made by a command (set by :func:`started`), not for one simple_evaluate from Python
 
     def take_data_notes(self) -> dict:
