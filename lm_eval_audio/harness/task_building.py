@@ -12,7 +12,9 @@ module docstring of ``lm_eval_audio.harness.patches`` says why); the rest subcla
   results).
 
 * A task the run answers in speech (``harness.spoken_preflight``) reports the spoken metrics beside its own
-  (``metrics.spoken_scores``), and its filtered answers stay spoken (``metrics.spoken_answer``).
+  (``metrics.spoken_scores``) and the quality metrics it names (``metrics.speech_quality``: its answers rated before
+  its filters run, ``model_wrappers.answer_quality``), and its filtered answers stay spoken
+  (``metrics.spoken_answer``).
 * What a loader of ours returns with its documents, or with the error that stopped it (its
   ``benchmarks.data_notes.DataNotes``), goes into the run state as the task is built (:func:`take_notes`).
 * A member task whose data is absent (our loaders raise errors marked ``skippable_in_group``) is built as an
@@ -36,7 +38,7 @@ from lm_eval_audio.benchmarks import data_notes
 from lm_eval_audio.benchmarks.registry import our_task_names
 from lm_eval_audio.harness.failed_scoring import scored_as_failed
 from lm_eval_audio.harness.wrapping import wrap
-from lm_eval_audio.metrics import spoken_scores
+from lm_eval_audio.metrics import speech_quality, spoken_scores
 from lm_eval_audio.metrics.task_scoring import TaskScoring
 from lm_eval_audio.metrics.spoken_answer import carried_through_filters
 from lm_eval_audio.storage import run_state
@@ -136,20 +138,38 @@ def audio_task_class(base):
                 scores = self.config.process_results(doc, results, task=self.scoring())
             else:
                 scores = super().process_results(doc, results)
-            if self._spoken():  # how the speech strays from the text, how long and how fast it was said
+            if self._spoken():  # how the speech strays from the text, how long and how fast it was said, how
+                # it sounds
                 scores = {**scores, **spoken_scores.per_document(self.task_name, results)}
+                if self._rated():
+                    scores = {**scores, **speech_quality.per_document(self._rated(), results)}
             return scores
+
+        def _rated(self) -> list[str]:
+            """The quality metrics this task names, where the run answers it in speech."""
+            spec = run_state.current().quality.get(self.task_name)
+            return list(spec.metrics) if spec else []
 
         def aggregation(self):
             own = {metric: functools.partial(fn, task=self.scoring()) if _takes_task(fn) else fn
                    for metric, fn in super().aggregation().items()}
-            return {**own, **spoken_scores.aggregations(self.task_name)} if self._spoken() else own
+            if not self._spoken():
+                return own
+            rated = speech_quality.aggregations(self._rated()) if self._rated() else {}
+            return {**own, **spoken_scores.aggregations(self.task_name), **rated}
 
         def higher_is_better(self):
             own = super().higher_is_better()
-            return {**own, **spoken_scores.higher_is_better(self.task_name)} if self._spoken() else own
+            if not self._spoken():
+                return own
+            rated = speech_quality.higher_is_better(self._rated()) if self._rated() else {}
+            return {**own, **spoken_scores.higher_is_better(self.task_name), **rated}
 
         def apply_filters(self):
+            if self._rated():  # each spoken answer rated, in batches, before the filters copy it
+                from lm_eval_audio.model_wrappers.answer_quality import rate_task
+
+                rate_task(self)
             out = super().apply_filters()
             if self._spoken():  # a filtered answer still says it was spoken (spoken_answer.SpokenAnswer.filtered)
                 for instance in self.instances:

@@ -11,7 +11,10 @@ FRACTION_OF_ONE = "0-1"
 # The shared metrics' scales (a benchmark declares its own in its ``Benchmark.scales``). CIDEr-D is x10 as
 # coco-caption computes it (its maximum 10); SPIDEr the mean of CIDEr-D and SPICE.
 SHARED_SCALES = {"wer": FRACTION, "cer": FRACTION, "bleu": "0-100", "cider_d": "0-10", "spider": "0-5.5",
-                 "speech_text_wer": FRACTION, "speech_text_cer": FRACTION}
+                 "speech_text_wer": FRACTION, "speech_text_cer": FRACTION,
+                 # how spoken answers sound (speech_quality): mean opinion scores, and a cosine
+                 "dnsmos_sig": "1-5", "dnsmos_bak": "1-5", "dnsmos_ovrl": "1-5", "dnsmos_p808": "1-5",
+                 "speaker_similarity": "cosine, -1 to 1"}
 
 
 def scale_of(metric: str, scales: dict[str, str]) -> str | None:

@@ -20,31 +20,34 @@ def is_spoken(metadata: dict | None) -> bool:
 class SpokenAnswer(str):
     """A spoken answer: the ``str`` is its transcript, what the task scores; ``text`` the model's own text channel
     (the thinker's text, the server's ``message.content``, what the cascade's TTS read); ``audio`` the saved file
-    (path, sample_rate, seconds, sha256); ``recognizer`` what transcribed it. Called with a string alone (lm-eval's
+    (path, sample_rate, seconds, sha256); ``recognizer`` what transcribed it; ``quality`` its scores under the quality
+    metrics its task names, once rated (``model_wrappers.answer_quality``). Called with a string alone (lm-eval's
     ``process_results`` makes the gold answer ``type(result)(gold)``) it gives that plain ``str``."""
 
     def __new__(cls, transcript: str, text: str | None = None, audio: dict | None = None, recognizer: str = "",
-                heard: str | None = None):
+                heard: str | None = None, quality: dict | None = None):
         if audio is None:
             return str(transcript)
         obj = super().__new__(cls, transcript)
         obj.text, obj.audio, obj.recognizer = text or "", dict(audio), recognizer
         obj.transcript = transcript if heard is None else heard  # the whole transcript, whatever a filter kept
+        obj.quality = quality if quality is not None else {}  # shared with what a filter makes of it
         return obj
 
     def __reduce__(self):  # kept through --use_cache's pickling and the gather of several ranks
-        return (SpokenAnswer, (str(self), self.text, self.audio, self.recognizer, self.transcript))
+        return (SpokenAnswer, (str(self), self.text, self.audio, self.recognizer, self.transcript, self.quality))
 
     def filtered(self, value):
         """What a task's filter made of this answer (an extracted letter, a cleaned string), still saying it was
         spoken, so that the spoken metrics read it after any filter (:func:`carried_through_filters`)."""
         if not isinstance(value, str) or isinstance(value, SpokenAnswer):
             return value
-        return SpokenAnswer(value, self.text, self.audio, self.recognizer, self.transcript)
+        return SpokenAnswer(value, self.text, self.audio, self.recognizer, self.transcript, self.quality)
 
     def record(self) -> dict:
         """What the logged sample says of it (``spoken_answer``)."""
-        return {**self.audio, "text": self.text, "transcript": self.transcript, "recognizer": self.recognizer}
+        said = {**self.audio, "text": self.text, "transcript": self.transcript, "recognizer": self.recognizer}
+        return {**said, "quality": dict(self.quality)} if self.quality else said
 
 
 def flat(responses):

@@ -47,6 +47,8 @@ class Run(NotesByKind):
     spoken: dict = field(default_factory=dict)  # task answered in speech -> its recognizer's settings
     recognizers: dict = field(default_factory=dict)  # those settings -> the recognizer loaded for them
     answers_root: str | None = None  # spoken_answers/ in the folder lm-eval writes the results into
+    quality: dict = field(default_factory=dict)  # task answered in speech -> the quality metrics it names, settings
+    raters: dict = field(default_factory=dict)  # a rater's key -> the rater loaded for it
     by_command: bool = False  # made by a command (set by :func:`started`), not for one simple_evaluate from Python
 
     def take_data_notes(self) -> dict:

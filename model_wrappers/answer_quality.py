@@ -1,0 +1,144 @@
+"""The quality of a run's spoken answers: the raters that the quality metrics a task names need
+(``metrics.speech_quality``), their settings from the task's metadata, checked before the model loads, loaded once
+per run as it starts (``harness.spoken_preflight``), and a task's answers rated in batches before it is scored.
+
+Read from a spoken task's metadata (its YAML, ``--metadata``):
+
+* ``speaker_model``: the ``WavLMForXVector`` checkpoint of ``speaker_similarity`` (a local folder or a Hub id in the
+  cache; ``microsoft/wavlm-base-plus-sv`` by default);
+* ``quality_batch_size``: clips (for DNSMOS, 9-second windows) rated together, 8 by default; a score does not
+  depend on it.
+
+A rater that fails on the answers after the model answered does not stop the run: the task's answers stay unrated,
+counted in ``speech_unrated``, and one warning names the rater and the error.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from lm_eval_audio.metrics.speech_quality import QUALITY
+from lm_eval_audio.model_wrappers.quality_raters import METRIC_RATER, SAMPLE_RATE, DnsMos, SpeakerSimilarity
+from lm_eval_audio.storage import run_state
+
+log = logging.getLogger("lm_eval.audio.spoken")
+WHO = "speech quality"
+_EXTRA = "pip install 'lm-eval-audio[speech-quality]' (scripts/setup.sh installs it)"
+
+
+@dataclass(frozen=True)
+class QualitySpec:
+    """The quality metrics one task names, and its raters' settings."""
+
+    metrics: tuple[str, ...]
+    speaker_model: str = SpeakerSimilarity.DEFAULT
+    batch_size: int = 8
+
+    @classmethod
+    def of(cls, task: str, metrics: list[str], metadata: dict) -> QualitySpec:
+        batch = metadata.get("quality_batch_size", 8)
+        if not str(batch).isdigit() or int(batch) < 1:
+            raise ValueError(f"{task}: quality_batch_size={batch!r} is not a whole number of clips (8 by default)")
+        return cls(tuple(metrics), str(metadata.get("speaker_model") or SpeakerSimilarity.DEFAULT), int(batch))
+
+    def raters(self) -> list[tuple]:
+        """Each rater it needs, as the key it is loaded under."""
+        names = sorted({METRIC_RATER[metric] for metric in self.metrics})
+        return [(name, self.speaker_model) if name == SpeakerSimilarity.name else (name,) for name in names]
+
+    def check(self) -> None:
+        """Each rater can be loaded: checked before the model loads."""
+        for key in self.raters():
+            if key[0] == DnsMos.name:
+                for module in ("librosa", "onnxruntime"):
+                    try:
+                        __import__(module)
+                    except ImportError:
+                        raise ValueError(f"{WHO}: DNSMOS needs {module}, which is not installed: {_EXTRA}") from None
+                from lm_eval_audio.storage import dnsmos_data
+
+                try:
+                    dnsmos_data.model_paths()
+                except RuntimeError as e:
+                    raise ValueError(f"{WHO}: {e}") from None
+            else:
+                from lm_eval_audio.model_wrappers import checkpoints
+
+                checkpoints.config_json(WHO, key[1], argument="speaker_model")
+
+
+def _load(key: tuple):
+    return DnsMos() if key[0] == DnsMos.name else SpeakerSimilarity(key[1])
+
+
+def raters_for(task: str) -> list:
+    """The raters of ``task``'s quality metrics, each loaded once per run."""
+    run = run_state.current()
+    spec = run.quality.get(task)
+    if spec is None:
+        return []
+    for key in spec.raters():
+        if key not in run.raters:
+            run.raters[key] = _load(key)
+    return [run.raters[key] for key in spec.raters()]
+
+
+def record(task: str) -> dict:
+    """What the results say of ``task``'s raters: each one's model, its revision or file digests, its rate."""
+    spec = run_state.current().quality.get(task)
+    return {} if spec is None else {"metrics": list(spec.metrics), "batch_size": spec.batch_size,
+                                    "raters": {rater.name: rater.record() for rater in raters_for(task)}}
+
+
+def _reference(task, doc):
+    """The document's own clip at the raters' rate (the voice a speaker-similarity score compares with), or None
+    where it has none or it cannot be read."""
+    from lm_eval_audio.audio import decoding
+
+    refs = task.doc_to_audio(doc) or []
+    if not refs:
+        return None
+    try:
+        return decoding.load(refs[0], SAMPLE_RATE)
+    except Exception as e:  # counted unrated; the clip was read once already when the model was asked
+        log.warning("%s: %s: the reference clip of a document could not be read (%s)", WHO, task.task_name, e)
+        return None
+
+
+def rate_task(task) -> None:
+    """Rate the spoken answers of ``task``'s instances (the raw answers, before its filters; what a filter makes
+    of an answer shares its scores), each distinct clip once per rater."""
+    from lm_eval_audio.metrics.spoken_answer import spoken_of
+
+    raters = raters_for(task.task_name)
+    if not raters:
+        return
+    spec = run_state.current().quality[task.task_name]
+    said = [(instance, answer) for instance in task.instances for answer in spoken_of(instance.resps)]
+    for rater in raters:
+        references = {}
+        if rater.needs_reference:
+            for instance, _ in said:
+                if instance.doc_id not in references:
+                    references[instance.doc_id] = _reference(task, instance.doc)
+        # one rating per distinct clip (and reference): repeats of a document share their reference
+        keys = list(dict.fromkeys((a.audio["sha256"], i.doc_id if rater.needs_reference else None) for i, a in said))
+        paths = {(a.audio["sha256"], i.doc_id if rater.needs_reference else None): a.audio["path"] for i, a in said}
+        try:
+            scores = rater.rate([paths[k] for k in keys], [references.get(k[1]) for k in keys], spec.batch_size)
+        except Exception as e:  # the model has answered: its answers stay unrated, counted, not a dead run
+            log.warning("%s: %s could not rate the answers of %s (%s: %s); they are counted in speech_unrated",
+                        WHO, rater.name, task.task_name, type(e).__name__, e)
+            continue
+        by_key = dict(zip(keys, scores))
+        for instance, answer in said:
+            rated = by_key[(answer.audio["sha256"], instance.doc_id if rater.needs_reference else None)]
+            answer.quality.update({m: rated[m] for m in rater.metrics if m in spec.metrics} if rated else {})
+
+
+def refuse_on_text(task: str, metrics: list[str]) -> None:
+    """A quality metric named on a task answered in text: one line."""
+    raise ValueError(f"{task} names {', '.join(metrics)}, which rate{'s' if len(metrics) == 1 else ''} spoken "
+                     f"answers, and it is answered in text: give it spoken_answers: true (docs/SPOKEN.md) or leave "
+                     f"{'it' if len(metrics) == 1 else 'them'} out ({'; '.join(QUALITY[m] for m in metrics)})")
