@@ -6,6 +6,8 @@ Read from a spoken task's metadata (its YAML, ``--metadata``):
 
 * ``speaker_model``: the ``WavLMForXVector`` checkpoint of ``speaker_similarity`` (a local folder or a Hub id in the
   cache; ``microsoft/wavlm-base-plus-sv`` by default);
+* ``utmos_checkpoint``: SpeechMOS's ``utmos22_strong_step7459_v1.pt`` (by default where torch hub keeps it, fetched
+  there on first use where the internet is reachable);
 * ``quality_batch_size``: clips (for DNSMOS, 9-second windows) rated together, 8 by default; a score does not
   depend on it.
 
@@ -19,7 +21,7 @@ import logging
 from dataclasses import dataclass
 
 from lm_eval_audio.metrics.speech_quality import QUALITY
-from lm_eval_audio.model_wrappers.quality_raters import METRIC_RATER, SAMPLE_RATE, DnsMos, SpeakerSimilarity
+from lm_eval_audio.model_wrappers.quality_raters import METRIC_RATER, SAMPLE_RATE, DnsMos, SpeakerSimilarity, Utmos
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.spoken")
@@ -34,18 +36,20 @@ class QualitySpec:
     metrics: tuple[str, ...]
     speaker_model: str = SpeakerSimilarity.DEFAULT
     batch_size: int = 8
+    utmos_checkpoint: str | None = None
 
     @classmethod
     def of(cls, task: str, metrics: list[str], metadata: dict) -> QualitySpec:
         batch = metadata.get("quality_batch_size", 8)
         if not str(batch).isdigit() or int(batch) < 1:
             raise ValueError(f"{task}: quality_batch_size={batch!r} is not a whole number of clips (8 by default)")
-        return cls(tuple(metrics), str(metadata.get("speaker_model") or SpeakerSimilarity.DEFAULT), int(batch))
+        return cls(tuple(metrics), str(metadata.get("speaker_model") or SpeakerSimilarity.DEFAULT), int(batch),
+                   str(metadata["utmos_checkpoint"]) if metadata.get("utmos_checkpoint") else None)
 
     def raters(self) -> list[tuple]:
         """Each rater it needs, as the key it is loaded under."""
-        names = sorted({METRIC_RATER[metric] for metric in self.metrics})
-        return [(name, self.speaker_model) if name == SpeakerSimilarity.name else (name,) for name in names]
+        settings = {SpeakerSimilarity.name: (self.speaker_model,), Utmos.name: (self.utmos_checkpoint,)}
+        return [(name, *settings.get(name, ())) for name in sorted({METRIC_RATER[m] for m in self.metrics})]
 
     def check(self) -> None:
         """Each rater can be loaded: checked before the model loads."""
@@ -62,6 +66,19 @@ class QualitySpec:
                     dnsmos_data.model_paths()
                 except RuntimeError as e:
                     raise ValueError(f"{WHO}: {e}") from None
+            elif key[0] == Utmos.name:
+                from pathlib import Path
+
+                from lm_eval_audio.model_wrappers import utmos22
+
+                if key[1] and not Path(key[1]).is_file():
+                    raise ValueError(f"{WHO}: utmos_checkpoint={key[1]} is no file; give the path of SpeechMOS's "
+                                     f"{utmos22.FILE} ({utmos22.URL})")
+                if not key[1] and not utmos22.default_checkpoint().is_file():
+                    try:
+                        utmos22.fetch(utmos22.default_checkpoint())
+                    except ValueError as e:
+                        raise ValueError(f"{WHO}: {e}") from None
             else:
                 from lm_eval_audio.model_wrappers import checkpoints
 
@@ -69,7 +86,9 @@ class QualitySpec:
 
 
 def _load(key: tuple):
-    return DnsMos() if key[0] == DnsMos.name else SpeakerSimilarity(key[1])
+    if key[0] == DnsMos.name:
+        return DnsMos()
+    return Utmos(key[1]) if key[0] == Utmos.name else SpeakerSimilarity(key[1])
 
 
 def raters_for(task: str) -> list:

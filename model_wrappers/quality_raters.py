@@ -13,6 +13,9 @@ results (model, revision or file digests, the rate it resamples to).
   Seed-TTS-eval's SIM uses a WavLM-large ECAPA-TDNN checkpoint that is not published in a form transformers loads:
   the results name the model, and docs/SPOKEN.md says the two are not the same number.
 
+* :class:`Utmos`: UTMOS22 strong, the MOS predictor URO-Bench, VocalBench and UltraEval-Audio report as UTMOS, on
+  SpeechMOS's checkpoint (``model_wrappers.utmos22``), each clip alone.
+
 A clip a rater cannot rate (no samples) gets no score; the task counts it (``speech_unrated``).
 """
 
@@ -183,5 +186,49 @@ class SpeakerSimilarity:
                 for a, v in zip(answers, voices)]
 
 
-RATERS = {DnsMos.name: DnsMos, SpeakerSimilarity.name: SpeakerSimilarity}
+class Utmos:
+    """``utmos``: UTMOS22 strong, as SpeechMOS packages it (``model_wrappers.utmos22``), each clip alone."""
+
+    name = "utmos"
+    metrics = ("utmos",)
+    needs_reference = False
+
+    def __init__(self, checkpoint: str | None = None) -> None:
+        from pathlib import Path
+
+        from lm_eval_audio.model_wrappers import utmos22
+        from lm_eval_audio.storage.digests import sha256_of
+
+        self.path = Path(checkpoint) if checkpoint else utmos22.default_checkpoint()
+        self.model = utmos22.load_speechmos(self.path)
+        self.sha256 = sha256_of(str(self.path))
+
+    def record(self) -> dict:
+        from lm_eval_audio.model_wrappers import utmos22
+
+        return {"model": "UTMOS22 strong (SpeechMOS v1.2.0 utmos22_strong)", "checkpoint": utmos22.FILE,
+                "sha256": self.sha256, "source": utmos22.URL, "sample_rate": SAMPLE_RATE,
+                "resampled_by": "torchaudio.functional.resample"}
+
+    def rate(self, paths: list[str], references: list | None = None, batch_size: int = 8) -> list[dict | None]:
+        """Each clip's score, each clip alone (see ``utmos22``: a padded batch would hear the padding)."""
+        import soundfile as sf
+        import torch
+        import torchaudio
+
+        out: list[dict | None] = []
+        for path in paths:
+            wave, rate = sf.read(path, dtype="float32", always_2d=True)
+            if wave.shape[0] == 0:
+                out.append(None)
+                continue
+            mono = torch.from_numpy(wave.mean(axis=1))[None, :]
+            if rate != SAMPLE_RATE:
+                mono = torchaudio.functional.resample(mono, orig_freq=rate, new_freq=SAMPLE_RATE)
+            with torch.no_grad():
+                out.append({"utmos": float(self.model(mono)[0])})
+        return out
+
+
+RATERS = {DnsMos.name: DnsMos, SpeakerSimilarity.name: SpeakerSimilarity, Utmos.name: Utmos}
 METRIC_RATER = {metric: rater.name for rater in RATERS.values() for metric in rater.metrics}

@@ -12,6 +12,8 @@ for pkg in espeak-ng sox ffmpeg; do command -v "$pkg" >/dev/null 2>&1 || need+=(
 [ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
 # Java runs the captioning metrics' jars (coco-caption's PTB tokenizer, METEOR 1.5, SPICE).
 command -v java >/dev/null 2>&1 || need+=(default-jre-headless)
+# Headless Chromium opens the report's page of spoken answers in a test, as a researcher's browser would.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq

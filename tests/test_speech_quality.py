@@ -1,12 +1,14 @@
-"""How spoken answers sound (issue 55, part 1): DNSMOS against the reference scorer on synthesized clips (clean,
-noisy, clipped, silent, very short, another sample rate), speaker similarity with a WavLM x-vector model built from
-a config, batch 1 against batch 8, and the quality metrics named in a task's YAML through a whole run."""
+"""How spoken answers sound (issue 55): DNSMOS against the reference scorer on synthesized clips (clean, noisy,
+clipped, silent, very short, another sample rate), speaker similarity with a WavLM x-vector model built from a config,
+batch 1 against batch 8, UTMOS on a checkpoint laid out as SpeechMOS's, the quality metrics named in a task's YAML
+through a whole run, and the report's page of spoken answers in a real (headless) browser."""
 
 from __future__ import annotations
 
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -76,6 +78,7 @@ def dnsmos():
     return DnsMos()
 
 
+@pytest.mark.slow  # 10 to 25 s: kept out of the README's 6-minute test command; .ci/run runs it
 def test_dnsmos_gives_the_reference_scorers_numbers_on_every_kind_of_clip(clips, dnsmos):
     import librosa
 
@@ -137,6 +140,7 @@ def xvector(tmp_path_factory) -> Path:
     return tiny_xvector(tmp_path_factory.mktemp("xvector"))
 
 
+@pytest.mark.slow  # 10 to 25 s: kept out of the README's 6-minute test command; .ci/run runs it
 def test_speaker_similarity_is_the_same_in_any_batch_and_alone_is_transformers_own(clips, xvector):
     import torch
 
@@ -161,13 +165,22 @@ def test_speaker_similarity_is_the_same_in_any_batch_and_alone_is_transformers_o
     assert rater.rate([str(clips["clean"])], [None]) == [None]  # no reference clip: unrated
 
 
-def test_the_quality_metrics_a_task_names_are_scored_recorded_and_logged(tmp_path, dnsmos):
-    out = tmp_path / "out"
-    task = "spoken_digits_spoken"  # names the four DNSMOS metrics in its metric_list, like any other metric
+RATED_TASK = "spoken_digits_spoken"  # names the four DNSMOS metrics in its metric_list, like any other metric
+
+
+@pytest.fixture(scope="module")
+def rated_run(tmp_path_factory) -> Path:
+    """A served model's spoken answers to spoken_digits_spoken, rated: the run's output folder."""
+    out = tmp_path_factory.mktemp("rated") / "out"
     with _speaking_server() as server:
-        proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args", _served_args(server), "--tasks", task,
-                        "--output_path", str(out), "--log_samples"])
+        proc = run_cli(["lm_eval", "--model", "openai-audio", "--model_args", _served_args(server), "--tasks",
+                        RATED_TASK, "--output_path", str(out), "--log_samples"])
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return out
+
+
+def test_the_quality_metrics_a_task_names_are_scored_recorded_and_logged(rated_run, dnsmos):
+    out, task = rated_run, RATED_TASK
     results = results_json(out)
     metrics = results["results"][task]
     samples = [json.loads(line) for line in next((out / "served-omni").glob(f"samples_{task}_*.jsonl")).open()]
@@ -224,3 +237,110 @@ def test_a_quality_metric_on_a_task_answered_in_text_stops_before_the_model_load
                                     '{"spoken_answers": false}', "--output_path", str(tmp_path / "out")]))
     assert "spoken_digits_spoken names dnsmos_sig, dnsmos_bak, dnsmos_ovrl, dnsmos_p808" in line
     assert "spoken_answers: true" in line
+
+
+def test_the_report_puts_how_answers_sound_beside_the_headline_and_its_page_plays_them(rated_run, tmp_path):
+    report = tmp_path / "report"
+    proc = run_cli(["lm-eval-audio", "report", str(rated_run), "--output", str(report), "--answers", "3"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    text = (report / "report.md").read_text()
+    (row,) = [line for line in text.splitlines() if line.startswith(f"| {RATED_TASK} | served-omni |")]
+    ovrl = results_json(rated_run)["results"][RATED_TASK]["dnsmos_ovrl,first_digit_word"]
+    assert "## Spoken answers" in text and f"{ovrl:.3f}" in row and "exact_match" in row
+    assert "dnsmos: DNS Challenge DNSMOS" in row and "whisper-tiny.en" in row
+    page = report / "answers.html"
+    players = re.findall(r'<audio controls preload="metadata" src="([^"]+)">', page.read_text())
+    assert len(players) == 3 and all((report / src).is_file() for src in players)
+    # a real browser loads each player's audio: headless Chromium, with a probe that records what each one decoded
+    probe = ("<script>document.querySelectorAll('audio').forEach(a=>{a.addEventListener('loadedmetadata',"
+             "()=>{a.dataset.duration=a.duration});a.addEventListener('error',()=>{a.dataset.error=1})});</script>")
+    probed = report / "probed.html"
+    probed.write_text(page.read_text().replace("</body>", probe + "</body>"))
+    dom = subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                          "--virtual-time-budget=5000", "--dump-dom", probed.as_uri()], capture_output=True,
+                         text=True, timeout=120).stdout
+    durations = [float(d) for d in re.findall(r'data-duration="([0-9.]+)"', dom)]
+    seconds = sf.info(report / players[0]).duration
+    assert len(durations) == 3 and durations[0] == pytest.approx(seconds, abs=0.01) and "data-error" not in dom
+
+
+def speechmos_state(seed: int = 0) -> dict:
+    """A state dict named and shaped as SpeechMOS v1.2.0's utmos22_strong checkpoint (its model.py and
+    fairseq_alt.py: wav2vec 2.0 base in fairseq's names, the domain and judge rows, the BLSTM, the projection),
+    with random values: what the real checkpoint must load into."""
+    import torch
+
+    g = torch.Generator().manual_seed(seed)
+
+    def r(*shape):
+        return torch.randn(*shape, generator=g) * 0.02
+
+    ssl = {"mask_emb": r(768), "feature_extractor.conv_layers.0.2.weight": 1 + r(512),
+           "feature_extractor.conv_layers.0.2.bias": r(512), "layer_norm.weight": 1 + r(512), "layer_norm.bias": r(512),
+           "post_extract_proj.weight": r(768, 512), "post_extract_proj.bias": r(768),
+           "encoder.pos_conv.0.bias": r(768), "encoder.pos_conv.0.weight_g": 1 + r(1, 1, 128),
+           "encoder.pos_conv.0.weight_v": r(768, 48, 128), "encoder.layer_norm.weight": 1 + r(768),
+           "encoder.layer_norm.bias": r(768)}
+    for i, kernel in enumerate((10, 3, 3, 3, 3, 2, 2)):
+        ssl[f"feature_extractor.conv_layers.{i}.0.weight"] = r(512, 1 if i == 0 else 512, kernel)
+    for layer in range(12):
+        at = f"encoder.layers.{layer}."
+        for proj in ("q", "k", "v", "out"):
+            ssl[f"{at}self_attn.{proj}_proj.weight"], ssl[f"{at}self_attn.{proj}_proj.bias"] = r(768, 768), r(768)
+        for norm in ("self_attn_layer_norm", "final_layer_norm"):
+            ssl[f"{at}{norm}.weight"], ssl[f"{at}{norm}.bias"] = 1 + r(768), r(768)
+        ssl[f"{at}fc1.weight"], ssl[f"{at}fc1.bias"] = r(3072, 768), r(3072)
+        ssl[f"{at}fc2.weight"], ssl[f"{at}fc2.bias"] = r(768, 3072), r(768)
+    state = {f"wav2vec2.{k}": v for k, v in ssl.items()}
+    state.update({"domain_emb": r(1, 128), "judge_emb": r(1, 128), "projection.0.weight": r(2048, 1024),
+                  "projection.0.bias": r(2048), "projection.2.weight": r(1, 2048), "projection.2.bias": r(1)})
+    for direction in ("", "_reverse"):
+        state.update({f"blstm.weight_ih_l0{direction}": r(2048, 1024), f"blstm.weight_hh_l0{direction}": r(2048, 512),
+                      f"blstm.bias_ih_l0{direction}": r(2048), f"blstm.bias_hh_l0{direction}": r(2048)})
+    return state
+
+
+@pytest.mark.slow  # 10 to 25 s: kept out of the README's 6-minute test command; .ci/run runs it
+def test_utmos_loads_speechmos_checkpoint_whole_and_scores_each_clip_alone(clips, tmp_path):
+    import torch
+
+    from lm_eval_audio.model_wrappers import answer_quality, utmos22
+    from lm_eval_audio.storage.digests import file_sha256
+
+    state = speechmos_state()
+    state["projection.2.weight"] = torch.zeros(1, 2048)  # every frame's score is the bias: the clip's is 2b + 3
+    state["projection.2.bias"] = torch.tensor([0.25])
+    checkpoint = tmp_path / utmos22.FILE
+    torch.save(state, checkpoint)
+    spec = answer_quality.QualitySpec.of("t", ["utmos"], {"utmos_checkpoint": str(checkpoint)})
+    spec.check()
+    rater = answer_quality._load(spec.raters()[0])
+    assert rater.record()["sha256"] == file_sha256(checkpoint)
+    flat = rater.rate([str(clips["clean"]), str(clips["24k"])])
+    assert [s["utmos"] for s in flat] == pytest.approx([3.5, 3.5], abs=1e-6)
+
+    state = speechmos_state(seed=1)
+    torch.save(state, checkpoint)
+    rater = answer_quality._load(spec.raters()[0])
+    empty = tmp_path / "empty.wav"
+    sf.write(empty, np.zeros(0, "float32"), SR)
+    paths = [str(clips["clean"]), str(clips["24k"]), str(clips["short"]), str(empty)]
+    together = rater.rate(paths)
+    assert together[-1] is None and len({round(s["utmos"], 6) for s in together[:-1]}) == 3
+    assert rater.rate([paths[1]]) == [together[1]]  # alone or among others, the same score
+
+    del state["blstm.bias_hh_l0_reverse"]
+    torch.save(state, checkpoint)
+    with pytest.raises(ValueError, match=f"is not SpeechMOS's {utmos22.FILE}"):
+        utmos22.load_speechmos(checkpoint)
+
+
+def test_utmos_without_its_checkpoint_offline_says_where_to_put_it(tmp_path, monkeypatch):
+    from lm_eval_audio.model_wrappers import answer_quality, utmos22
+
+    monkeypatch.setenv("TORCH_HOME", str(tmp_path / "torch"))
+    with pytest.raises(ValueError) as error:
+        answer_quality.QualitySpec.of("t", ["utmos"], {}).check()
+    message = str(error.value)
+    assert utmos22.URL in message and str(tmp_path / "torch" / "hub" / "checkpoints" / utmos22.FILE) in message
+    assert "utmos_checkpoint=" in message and "\n" not in message

@@ -16,7 +16,9 @@ Every number comes from the per-document sample logs (``--log_samples``), so eac
 * PNG plots: grouped bars per category (or per task) with the intervals, and a radar per model;
 * which run a task was read from where a model's folder holds several runs of it;
 * where each run's data came from (``lm_eval_audio_data.sources``, one record per set of files read): a Hub
-  repository at its commit, or a local folder and one digest of the files read from it.
+  repository at its commit, or a local folder and one digest of the files read from it;
+* tasks answered in speech: their headline beside how the answers were said and how they sound, and
+  ``answers.html``, a page that plays the first answers of each (``spoken_report``).
 
 It reads files only: no model, no GPU, no network.
 """
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from lm_eval_audio.analysis import stats
+from lm_eval_audio.analysis import spoken_report, stats
 from lm_eval_audio.analysis.run_results import (
     ResultsError,
     Run,
@@ -211,6 +213,9 @@ def markdown(report: dict) -> str:
         labels = list(dict.fromkeys(metric_label(r) for r in per_model.values() if r["metric"]))
         cells = [_task_cell(per_model[n]) if n in per_model else "–" for n in names]
         lines.append(f"| {task} | {' / '.join(labels) or '–'} | " + " | ".join(cells) + " |")
+    lines += spoken_report.markdown(report.get("spoken") or {}, {
+        task: {n: f"{metric_label(r)} {_task_cell(r)}" for n, r in per_model.items() if r.get("metric")}
+        for task, per_model in report["tasks"].items()})
     if report.get("comparison"):
         a, b = report["comparison"]["a"], report["comparison"]["b"]
         lines += ["", f"## Paired comparison: {a} minus {b}", "",
@@ -401,6 +406,8 @@ def build(model_runs: list[list[Run]], wanted: list[str] | None, chosen_by_user:
         # models whose items (of a benchmark with report tables) are its bundled synthetic sample's
         "synthetic_sample": [m.name for m in models if any(part.synthetic for part in m.benchmarks.values())],
         "interval": {"level": stats.LEVEL, "bootstrap_iterations": stats.ITERATIONS, "seed": stats.SEED},
+        # tasks answered in speech: their spoken metrics per model (spoken_report)
+        "spoken": spoken_report.collect(model_runs, [m.name for m in models]),
     }
     if len(models) == 2:
         report["comparison"] = {"a": models[0].name, "b": models[1].name, "tasks": compare(*models)}
@@ -437,6 +444,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--metric", default=None,
                    help="comma-separated metrics to try per task, first found wins (default: the headline metrics of "
                         "each task's benchmark, then acc, exact_match)")
+    p.add_argument("--answers", type=int, default=5, metavar="N",
+                   help="answers.html plays the spoken answers of the first N documents of each task answered in "
+                        "speech, with their transcripts and scores (default 5; 0: no page)")
     args = p.parse_args(argv)
     try:
         model_runs, conditions = apart_from_conditions(find(args.results))
@@ -446,6 +456,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"report: {e}")
     os.makedirs(args.output, exist_ok=True)
     written = plots(report, args.output)
+    page = spoken_report.answers_page(model_runs, report["models"], args.output, args.answers) if args.answers > 0 \
+        else None
+    written += [page] if page else []
     text = markdown(report)
     with open(os.path.join(args.output, "report.md"), "w", encoding="utf-8") as f:
         f.write(text)

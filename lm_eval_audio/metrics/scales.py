@@ -13,7 +13,7 @@ FRACTION_OF_ONE = "0-1"
 SHARED_SCALES = {"wer": FRACTION, "cer": FRACTION, "bleu": "0-100", "cider_d": "0-10", "spider": "0-5.5",
                  "speech_text_wer": FRACTION, "speech_text_cer": FRACTION,
                  # how spoken answers sound (speech_quality): mean opinion scores, and a cosine
-                 "dnsmos_sig": "1-5", "dnsmos_bak": "1-5", "dnsmos_ovrl": "1-5", "dnsmos_p808": "1-5",
+                 "utmos": "1-5", "dnsmos_sig": "1-5", "dnsmos_bak": "1-5", "dnsmos_ovrl": "1-5", "dnsmos_p808": "1-5",
                  "speaker_similarity": "cosine, -1 to 1"}
 
 

@@ -2,6 +2,7 @@
 each document's spoken answers once they are rated (``model_wrappers.answer_quality`` rates them in batches, before
 the task is scored, with the raters of ``model_wrappers.quality_raters``).
 
+* ``utmos``: UTMOS22 strong's predicted MOS, 1-5;
 * ``dnsmos_sig``, ``dnsmos_bak``, ``dnsmos_ovrl``: DNSMOS P.835 (speech signal, background, overall), 1-5;
 * ``dnsmos_p808``: DNSMOS P.808, 1-5;
 * ``speaker_similarity``: the cosine between speaker embeddings of the answer and of the document's own clip
@@ -20,6 +21,7 @@ from lm_eval_audio.metrics.spoken_scores import failed, mean_of_documents
 
 # metric -> what it measures, its range
 QUALITY = {
+    "utmos": "UTMOS22 strong's predicted mean opinion score, 1-5",
     "dnsmos_sig": "DNSMOS P.835 speech signal quality, 1-5",
     "dnsmos_bak": "DNSMOS P.835 background noise quality, 1-5",
     "dnsmos_ovrl": "DNSMOS P.835 overall quality, 1-5",
