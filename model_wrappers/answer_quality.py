@@ -37,6 +37,7 @@ class QualitySpec:
     speaker_model: str = SpeakerSimilarity.DEFAULT
     batch_size: int = 8
     utmos_checkpoint: str | None = None
+    not_rated: tuple[tuple[str, str], ...] = ()  # (metric, why) the task names and the run cannot rate
 
     @classmethod
     def of(cls, task: str, metrics: list[str], metadata: dict) -> QualitySpec:
@@ -45,6 +46,13 @@ class QualitySpec:
             raise ValueError(f"{task}: quality_batch_size={batch!r} is not a whole number of clips (8 by default)")
         return cls(tuple(metrics), str(metadata.get("speaker_model") or SpeakerSimilarity.DEFAULT), int(batch),
                    str(metadata["utmos_checkpoint"]) if metadata.get("utmos_checkpoint") else None)
+
+    def without(self, metric: str, why: str) -> QualitySpec:
+        """This spec, ``metric`` left unrated for ``why`` (said in the results)."""
+        import dataclasses
+
+        return dataclasses.replace(self, metrics=tuple(m for m in self.metrics if m != metric),
+                                   not_rated=(*self.not_rated, (metric, why)))
 
     def raters(self) -> list[tuple]:
         """Each rater it needs, as the key it is loaded under."""
@@ -106,8 +114,29 @@ def raters_for(task: str) -> list:
 def record(task: str) -> dict:
     """What the results say of ``task``'s raters: each one's model, its revision or file digests, its rate."""
     spec = run_state.current().quality.get(task)
-    return {} if spec is None else {"metrics": list(spec.metrics), "batch_size": spec.batch_size,
-                                    "raters": {rater.name: rater.record() for rater in raters_for(task)}}
+    if spec is None:
+        return {}
+    out = {"metrics": list(spec.metrics), "batch_size": spec.batch_size,
+           "raters": {rater.name: rater.record() for rater in raters_for(task)}}
+    return {**out, "not_rated": dict(spec.not_rated)} if spec.not_rated else out
+
+
+def unless_the_model_clones(quality: dict, lm, model: str, say: bool = True) -> dict:
+    """``quality`` with ``speaker_similarity`` left unrated, and said so (``say``: a warning; always in the results),
+    where the model (``lm``: it, or its wrapper class) speaks in voices of its own (no wrapper here clones the
+    prompt's voice: ``CLONES_VOICE``): a similarity to the prompt would measure nothing the model tried to do."""
+    if getattr(lm, "CLONES_VOICE", False):
+        return quality
+    why = (f"{model} speaks in voices of its own and cannot take the prompt speaker's: its speaker similarity to "
+           "the prompt is not rated, and the task reports its error rate only")
+    out = {}
+    for task, spec in quality.items():
+        if SpeakerSimilarity.name in spec.metrics:
+            if say:
+                log.warning("%s: %s", task, why)
+            spec = spec.without(SpeakerSimilarity.name, why)
+        out[task] = spec
+    return out
 
 
 def _reference(task, doc):

@@ -89,7 +89,10 @@ def check_first(config, configs: dict, command, not_ours: list[str]) -> None:
                                  "results: give --output_path FOLDER")
     for spec in set(spoken.values()):
         spec.check()
-    for spec in set(quality.values()):
+    from lm_eval_audio.model_wrappers.answer_quality import unless_the_model_clones
+
+    for spec in set(unless_the_model_clones(quality, wrapper_class(command.model), f"--model {command.model}",
+                                            say=False).values()):
         spec.check()
     # A task's YAML asks for speech: the model is readied for it (after lm-eval merged the model arguments into the
     # tasks' metadata, so the run's other tasks stay text).
@@ -103,8 +106,12 @@ def decide(tasks: dict, lm) -> dict:
     run = run_state.current()
     run.spoken = spoken_settings({name: (getattr(task.config, "metadata", None), getattr(task, "OUTPUT_TYPE", None))
                                   for name, task in tasks.items()}, {})
-    run.quality = quality_settings({name: (getattr(task.config, "metadata", None), task.config.metric_list)
-                                    for name, task in tasks.items()}, run.spoken, {})
+    from lm_eval_audio.model_wrappers.answer_quality import unless_the_model_clones
+
+    run.quality = unless_the_model_clones(
+        quality_settings({name: (getattr(task.config, "metadata", None), task.config.metric_list)
+                          for name, task in tasks.items()}, run.spoken, {}),
+        lm, f"--model {getattr(run.command, 'model', None) or type(lm).__name__}")
     if run.spoken and not speaks:
         raise SpokenAnswersError(f"{_are(sorted(run.spoken))} answered in speech: build the model with {KEY}=true in "
                                  "its model arguments")
