@@ -19,7 +19,7 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, resolve
+from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, listed_source
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import leaves_folder
@@ -40,7 +40,6 @@ DATA = DataSpec(
     sample=Path(__file__).resolve().parent / "sample_data", holds=f"{META} and data/question_<id>.mp3",
     local_dir="/data/big_bench_audio", error=BigBenchAudioDataError,
     advice=ADVICE.replace("fetch it from the Hub", "fetch what they need from the Hub"))
-HELP = DATA.help()
 
 
 def sample_root() -> Path:
@@ -50,16 +49,7 @@ def sample_root() -> Path:
 def data_source(metadata: dict, sample: bool) -> DataSource:
     """The bundled sample, the local folder, or the Hub snapshot with its metadata fetched (the clips come when the
     run's documents are known)."""
-    source = resolve(DATA, metadata, sample)
-    snapshot = source.snapshot
-    if snapshot is None:
-        if not sample and not (source.root / META).is_file():
-            raise BigBenchAudioDataError(f"Big Bench Audio folder {str(source.root)!r} holds no {META}. " + HELP)
-        return source.reading([source.root / META])
-    if META not in snapshot.files:
-        raise BigBenchAudioDataError(f"{snapshot.label} lists no {META}: not the layout this plugin reads. " + HELP)
-    snapshot.fetch([snapshot.files[META]], "bigbench_audio", needed_to_plan=True)
-    return DataSource(snapshot.root, snapshot, (META,))
+    return listed_source(DATA, metadata, sample, META, "bigbench_audio")
 
 
 def _problem(item) -> str | None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
 from lm_eval_audio.benchmarks.data_notes import DataNotes
-from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, resolve
+from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, listed_source
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage.data_paths import leaves_folder
 
@@ -40,23 +40,12 @@ DATA = DataSpec(
     holds="en/meta.lst, zh/meta.lst and zh/hardcase.lst beside each folder's prompt-wavs/",
     local_dir="/data/seedtts_testset", error=SeedTTSDataError,
     advice=ADVICE.replace("fetch it from the Hub", "fetch what they need from the Hub"))
-HELP = DATA.help()
 
 
 def data_source(test_set: str, metadata: dict, sample: bool) -> DataSource:
     """The bundled sample, the local folder, or the Hub snapshot with the set's list fetched (the prompt clips come
     when the run's documents are known)."""
-    listed = SETS[test_set][0]
-    source = resolve(DATA, metadata, sample)
-    snapshot = source.snapshot
-    if snapshot is None:
-        if not (source.root / listed).is_file():
-            raise SeedTTSDataError(f"Seed-TTS-eval folder {str(source.root)!r} holds no {listed}. " + HELP)
-        return source.reading([source.root / listed])
-    if listed not in snapshot.files:
-        raise SeedTTSDataError(f"{snapshot.label} lists no {listed}: not the layout this plugin reads. " + HELP)
-    snapshot.fetch([snapshot.files[listed]], "seedtts", needed_to_plan=True)
-    return DataSource(snapshot.root, snapshot, (listed,))
+    return listed_source(DATA, metadata, sample, SETS[test_set][0], "seedtts")
 
 
 def _fields(line: str) -> tuple[str, str, str, str] | str:
