@@ -179,6 +179,7 @@ def rated_run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow  # a run of the served model's spoken answers (rated_run): 15 s
 def test_the_quality_metrics_a_task_names_are_scored_recorded_and_logged(rated_run, dnsmos):
     out, task = rated_run, RATED_TASK
     results = results_json(out)
@@ -239,6 +240,7 @@ def test_a_quality_metric_on_a_task_answered_in_text_stops_before_the_model_load
     assert "spoken_answers: true" in line
 
 
+@pytest.mark.slow  # a run of the served model's spoken answers (rated_run): 15 s
 def test_the_report_puts_how_answers_sound_beside_the_headline_and_its_page_plays_them(rated_run, tmp_path):
     report = tmp_path / "report"
     proc = run_cli(["lm-eval-audio", "report", str(rated_run), "--output", str(report), "--answers", "3"])
