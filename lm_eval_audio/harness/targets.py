@@ -28,7 +28,8 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
           for name in ("model", "tasks", "model_args", "metadata", "include_path", "limit", "use_cache",
                        "predict_only", "device", "gen_kwargs")),
     ],
-    # register our models; on disable, take them out of its store (it has no public removal); and our metrics
+    # register our models; on disable, take them out of its store (it has no public removal); and, as the first
+    # task of ours is built (harness/task_building.register_quality_metrics), our metrics
     "lm_eval.api.registry": [
         ("model_registry.register", ("aliases", "target")), ("model_registry._objs", ()),
         ("model_registry.__contains__", ()),

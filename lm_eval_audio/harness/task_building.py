@@ -109,6 +109,31 @@ def _takes_task(fn) -> bool:
         return False
 
 
+@functools.cache
+def register_quality_metrics() -> None:
+    """The quality metrics of spoken answers (``metrics.speech_quality``) as lm-eval metrics, so that a task's YAML
+    names one in its ``metric_list`` like any other: registered as the first task of ours is built, not as lm-eval
+    loads (lm-eval's own tests fail on a registered metric that is not one of its built-ins). They stay registered
+    if the plugin steps aside: each reads only spoken answers, which only our wrappers make, and says so in one line
+    on anything else."""
+    from lm_eval.api import registry
+
+    from lm_eval_audio.metrics.spoken_scores import mean_of_documents
+
+    def per_document(metric, references=None, predictions=None, **kwargs):
+        return speech_quality.value_of(predictions[0], metric)
+
+    # lm-eval names a metric's aggregation in its warnings by looking the function up among the aggregations
+    if speech_quality.AGGREGATION not in registry.aggregation_registry:
+        registry.aggregation_registry.register(speech_quality.AGGREGATION, target=mean_of_documents)
+    for metric in speech_quality.QUALITY:
+        if metric in registry.metric_registry:
+            continue
+        registry.metric_registry.register(metric, target=functools.partial(per_document, metric))
+        registry.metric_agg_registry.register(metric, target=mean_of_documents)
+        registry.higher_is_better_registry.register(metric, target=True)
+
+
 def audio_task_class(base):
     """The subclass of lm-eval's task class (``base``) that our tasks become."""
 
@@ -278,6 +303,8 @@ def on_task_factory(module) -> None:
     def make_build(original):
         def build(self, entry, *args, **kwargs):
             is_group = entry.kind == module.Kind.GROUP
+            if not is_group and entry.name in our_task_names():
+                register_quality_metrics()  # before the task's YAML names one
             in_a_group = groups_under_way[0] > 0
             groups_under_way[0] += is_group
             try:

@@ -36,30 +36,6 @@ def on_registry(module) -> None:
     # our models are absent from lm-eval's registry, not only announced as off. The registry has no public
     # removal; its private store is a checked target (harness/targets.py).
     status.on_disable(lambda: [registry._objs.pop(name, None) for name in ours])
-    _register_quality_metrics(module)
-
-
-def _register_quality_metrics(module) -> None:
-    """The quality metrics of spoken answers (``metrics.speech_quality``) as lm-eval metrics, so that a task's YAML
-    names one in its ``metric_list`` like any other. They are left registered if the plugin steps aside: each reads
-    only spoken answers, which only our wrappers make, and says so in one line on anything else."""
-    import functools
-
-    from lm_eval_audio.metrics import speech_quality
-    from lm_eval_audio.metrics.spoken_scores import mean_of_documents
-
-    def per_document(metric, references=None, predictions=None, **kwargs):
-        return speech_quality.value_of(predictions[0], metric)
-
-    # lm-eval names a metric's aggregation in its warnings by looking the function up among the aggregations
-    if speech_quality.AGGREGATION not in module.aggregation_registry:
-        module.aggregation_registry.register(speech_quality.AGGREGATION, target=mean_of_documents)
-    for metric in speech_quality.QUALITY:
-        if metric in module.metric_registry:
-            continue
-        module.metric_registry.register(metric, target=functools.partial(per_document, metric))
-        module.metric_agg_registry.register(metric, target=mean_of_documents)
-        module.higher_is_better_registry.register(metric, target=True)
 
 
 # --- lm_eval.tasks.manager --------------------------------------------------------------
