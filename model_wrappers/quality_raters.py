@@ -12,7 +12,6 @@ results (model, revision or file digests, the rate it resamples to).
   (``microsoft/wavlm-base-plus-sv`` by default), each clip at 16 kHz, batched with an attention mask.
   Seed-TTS-eval's SIM uses a WavLM-large ECAPA-TDNN checkpoint that is not published in a form transformers loads:
   the results name the model, and docs/SPOKEN.md says the two are not the same number.
-
 * :class:`Utmos`: UTMOS22 strong, the MOS predictor URO-Bench, VocalBench and UltraEval-Audio report as UTMOS, on
   SpeechMOS's checkpoint (``model_wrappers.utmos22``), each clip alone.
 

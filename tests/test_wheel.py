@@ -152,6 +152,15 @@ def _sample_tasks() -> list[str]:
     return found
 
 
+def _answered_in_speech(sample: str) -> bool:
+    """Whether a sample's tasks are answered in speech (their YAML's ``spoken_answers``): a model that speaks runs
+    them."""
+    from lm_eval_audio.benchmarks import registry
+    from lm_eval_audio.metrics.spoken_answer import is_spoken
+
+    return any(is_spoken(config.get("metadata")) for config in registry.task_configs([sample]).values())
+
+
 def _checkout_documents(tasks: list[str]) -> tuple[dict[str, int], dict[str, set[str]]]:
     """From the checkout, in this process: each leaf task's number of documents, and each of ``tasks``' leaves."""
     from lm_eval.tasks import TaskManager
@@ -230,8 +239,9 @@ ISOLATION_CHECK = textwrap.dedent("""
 @pytest.mark.slow
 def test_every_sample_runs_from_the_installed_wheel(wheel, tiny_qwen2_audio, tmp_path):
     """pip installs the wheel into a scratch environment outside the checkout; `python -m lm_eval` there, run from
-    a folder outside the checkout, evaluates every benchmark's bundled sample in one run with a tiny random-weight
-    Qwen2-Audio (and a scripted judge for the judged tasks). Every document the checkout loads is evaluated, every
+    a folder outside the checkout, evaluates every benchmark's bundled sample: those answered in text in one run with
+    a tiny random-weight Qwen2-Audio (and a scripted judge for the judged tasks), those answered in speech in one
+    through the cascade. Every document the checkout loads is evaluated, every
     clip is found (no missing-data note, no audio_missing), and each data file it read is the checkout's, read from
     the installed package."""
     from scripted_judge import SERVED_MODELS, ScriptedJudge
@@ -261,53 +271,63 @@ def test_every_sample_runs_from_the_installed_wheel(wheel, tiny_qwen2_audio, tmp
     assert seen["editable"] == [], seen["editable"]
     assert all(Path(p).resolve().is_relative_to(Path(sys.prefix).resolve()) for p in seen["deps"]), seen["deps"]
 
-    cmd = [str(python), "-m", "lm_eval", "--model", "hf-audio", "--model_args", f"pretrained={tiny_qwen2_audio}",
-           "--device", "cpu", "--tasks", ",".join(samples), "--batch_size", "16", "--gen_kwargs", "max_gen_toks=4",
-           "--output_path", str(work / "out")]
-    started = time.monotonic()
-    with ScriptedJudge() as judge, open(tmp_path / "stdout.txt", "w") as out, open(tmp_path / "stderr.txt", "w") as err:
-        run = subprocess.Popen(cmd, cwd=work, env={**env, "OPENAI_BASE_URL": judge.base_url}, stdout=out, stderr=err)
-        try:
-            # meanwhile, what the checkout itself loads for the same names
-            counts, leaves = _checkout_documents(samples)
-            code = run.wait(timeout=1200)
-        except BaseException:
-            run.kill()
-            run.wait()
-            raise
-    elapsed = time.monotonic() - started
-    stdout, stderr = (tmp_path / "stdout.txt").read_text(), (tmp_path / "stderr.txt").read_text()
-    assert code == 0, f"lm_eval from the wheel: exit {code} after {elapsed:.0f} s\nSTDERR:\n{stderr[-8000:]}"
-    print(f"{len(samples)} samples, {len(counts)} tasks, {sum(counts.values())} documents from the wheel in "
-          f"{elapsed:.0f} s: {', '.join(samples)}")
+    def run(samples: list[str], model: list[str], name: str) -> None:
+        """``samples`` through ``lm_eval`` from the wheel with ``model`` (its arguments), into ``work/name``."""
+        cmd = [str(python), "-m", "lm_eval", *model, "--tasks", ",".join(samples), "--output_path", str(work / name)]
+        started = time.monotonic()
+        with ScriptedJudge() as judge, open(tmp_path / f"{name}_stdout.txt", "w") as out, \
+                open(tmp_path / f"{name}_stderr.txt", "w") as err:
+            process = subprocess.Popen(cmd, cwd=work, env={**env, "OPENAI_BASE_URL": judge.base_url}, stdout=out,
+                                       stderr=err)
+            try:
+                # meanwhile, what the checkout itself loads for the same names
+                counts, leaves = _checkout_documents(samples)
+                code = process.wait(timeout=1200)
+            except BaseException:
+                process.kill()
+                process.wait()
+                raise
+        elapsed = time.monotonic() - started
+        stdout, stderr = (tmp_path / f"{name}_stdout.txt").read_text(), (tmp_path / f"{name}_stderr.txt").read_text()
+        assert code == 0, f"lm_eval from the wheel: exit {code} after {elapsed:.0f} s\nSTDERR:\n{stderr[-8000:]}"
+        print(f"{len(samples)} samples, {len(counts)} tasks, {sum(counts.values())} documents from the wheel in "
+              f"{elapsed:.0f} s: {', '.join(samples)}")
 
-    res = results_json(work / "out")
-    # every task of every sample, each document of it
-    for sample in samples:
-        assert leaves[sample], f"{sample} comes to no task in the checkout"
-    assert set(res["n-samples"]) == set(counts) == set().union(*leaves.values())
-    for task, n in counts.items():
-        assert n > 0, task
-        assert res["n-samples"][task] == {"original": n, "effective": n}, task
-        assert res["results"][task].get("audio_missing,none", 0) == 0, (task, res["results"][task])
-    for sample in samples:
-        assert leaves[sample] <= set(res["results"]), sample
+        res = results_json(work / name)
+        # every task of every sample, each document of it
+        for sample in samples:
+            assert leaves[sample], f"{sample} comes to no task in the checkout"
+        assert set(res["n-samples"]) == set(counts) == set().union(*leaves.values())
+        for task, n in counts.items():
+            assert n > 0, task
+            assert res["n-samples"][task] == {"original": n, "effective": n}, task
+            assert res["results"][task].get("audio_missing,none", 0) == 0, (task, res["results"][task])
+        for sample in samples:
+            assert leaves[sample] <= set(res["results"]), sample
 
-    # nothing the samples hold was missing or unusable
-    data = res["lm_eval_audio_data"]
-    problems = {kind: entries for kind, entries in data.items() if DATA_PROBLEM.search(kind)}
-    assert not problems, json.dumps(problems, indent=1)[:4000]
-    # each data file was read from the installed package, and is the checkout's file
-    assert data["sources"]
-    for name, source in data["sources"].items():
-        folder = Path(source["local_folder"])
-        assert folder.is_relative_to(installed_tasks), (name, folder)
-        for file, digest in source["file_sha256"].items():
-            in_checkout = REPO / "tasks" / folder.relative_to(installed_tasks) / file
-            assert hashlib.sha256(in_checkout.read_bytes()).hexdigest() == digest, (name, file)
-    for name, path in data.get("meta_files", {}).items():
-        assert Path(path).is_relative_to(installed_tasks), (name, path)
-    # and nothing came from the checkout's package folders
-    written = stdout + stderr + json.dumps(res)
-    for folder in PACKAGE_DIRS:
-        assert f"{REPO / folder}/" not in written, f"the run read {REPO / folder}"
+        # nothing the samples hold was missing or unusable
+        data = res["lm_eval_audio_data"]
+        problems = {kind: entries for kind, entries in data.items() if DATA_PROBLEM.search(kind)}
+        assert not problems, json.dumps(problems, indent=1)[:4000]
+        # each data file was read from the installed package, and is the checkout's file
+        assert data["sources"]
+        for read, source in data["sources"].items():
+            folder = Path(source["local_folder"])
+            assert folder.is_relative_to(installed_tasks), (read, folder)
+            for file, digest in source["file_sha256"].items():
+                in_checkout = REPO / "tasks" / folder.relative_to(installed_tasks) / file
+                assert hashlib.sha256(in_checkout.read_bytes()).hexdigest() == digest, (read, file)
+        for meta, path in data.get("meta_files", {}).items():
+            assert Path(path).is_relative_to(installed_tasks), (meta, path)
+        # and nothing came from the checkout's package folders
+        written = stdout + stderr + json.dumps(res)
+        for folder in PACKAGE_DIRS:
+            assert f"{REPO / folder}/" not in written, f"the run read {REPO / folder}"
+
+    # the samples answered in text on a tiny Qwen2-Audio; those answered in speech through the cascade, which speaks
+    spoken = [s for s in samples if _answered_in_speech(s)]
+    run([s for s in samples if s not in spoken], ["--model", "hf-audio", "--model_args",
+        f"pretrained={tiny_qwen2_audio}", "--device", "cpu", "--batch_size", "16", "--gen_kwargs", "max_gen_toks=4"],
+        "text")
+    assert spoken, "no bundled sample is answered in speech: the cascade's run from the wheel checks nothing"
+    run(spoken, ["--model", "cascade", "--gen_kwargs", "max_gen_toks=16"], "spoken")
