@@ -154,34 +154,38 @@ def _reference(task, doc):
         return None
 
 
+def _clip_key(instance, answer, by_document: bool) -> tuple:
+    """What one rating is for: the answer's clip, and for a rater that compares with the document's own clip, the
+    document (repeats of a document share their reference)."""
+    return answer.audio["sha256"], instance.doc_id if by_document else None
+
+
 def rate_task(task) -> None:
     """Rate the spoken answers of ``task``'s instances (the raw answers, before its filters; what a filter makes
-    of an answer shares its scores), each distinct clip once per rater."""
+    of an answer shares its scores), each distinct clip once per rater. An answer with no samples (an empty text
+    read aloud) is given to no rater: it stays unrated, and counted."""
     from lm_eval_audio.metrics.spoken_answer import spoken_of
 
     raters = raters_for(task.task_name)
     if not raters:
         return
     spec = run_state.current().quality[task.task_name]
-    said = [(instance, answer) for instance in task.instances for answer in spoken_of(instance.resps)]
+    said = [(instance, answer) for instance in task.instances for answer in spoken_of(instance.resps)
+            if answer.audio["seconds"] > 0]
     for rater in raters:
-        references = {}
-        if rater.needs_reference:
-            for instance, _ in said:
-                if instance.doc_id not in references:
-                    references[instance.doc_id] = _reference(task, instance.doc)
-        # one rating per distinct clip (and reference): repeats of a document share their reference
-        keys = list(dict.fromkeys((a.audio["sha256"], i.doc_id if rater.needs_reference else None) for i, a in said))
-        paths = {(a.audio["sha256"], i.doc_id if rater.needs_reference else None): a.audio["path"] for i, a in said}
+        docs = {instance.doc_id: instance.doc for instance, _ in said} if rater.needs_reference else {}
+        references = {doc_id: _reference(task, doc) for doc_id, doc in docs.items()}
+        paths = {_clip_key(i, a, rater.needs_reference): a.audio["path"] for i, a in said}
         try:
-            scores = rater.rate([paths[k] for k in keys], [references.get(k[1]) for k in keys], spec.batch_size)
+            scores = rater.rate(list(paths.values()), [references.get(doc_id) for _, doc_id in paths],
+                                spec.batch_size)
         except Exception as e:  # the model has answered: its answers stay unrated, counted, not a dead run
             log.warning("%s: %s could not rate the answers of %s (%s: %s); they are counted in speech_unrated",
                         WHO, rater.name, task.task_name, type(e).__name__, e)
             continue
-        by_key = dict(zip(keys, scores))
+        by_key = dict(zip(paths, scores))
         for instance, answer in said:
-            rated = by_key[(answer.audio["sha256"], instance.doc_id if rater.needs_reference else None)]
+            rated = by_key[_clip_key(instance, answer, rater.needs_reference)]
             answer.quality.update({m: rated[m] for m in rater.metrics if m in spec.metrics} if rated else {})
 
 

@@ -213,8 +213,10 @@ def test_a_tasks_answers_are_rated_against_each_documents_own_clip_and_the_unrat
         path = clips[name]
         return SpokenAnswer("x", "x", {"path": str(path), "sha256": file_sha256(path), "seconds": 1.0})
 
-    docs = [{"audio": str(clips["clean"])}, {"audio": str(clips["clean"])}, {"audio": None}]
-    said = [answer("clean"), answer("24k"), answer("clean")]
+    docs = [{"audio": str(clips["clean"])}, {"audio": str(clips["clean"])}, {"audio": None},
+            {"audio": str(clips["clean"])}]
+    silent = SpokenAnswer("", "", {"path": str(clips["clean"]) + ".absent.wav", "sha256": "0" * 64, "seconds": 0.0})
+    said = [answer("clean"), answer("24k"), answer("clean"), silent]  # the last: an empty text read aloud
     task = SimpleNamespace(task_name="t", doc_to_audio=lambda doc: [doc["audio"]] if doc["audio"] else [],
                            instances=[SimpleNamespace(doc_id=i, doc=docs[i], resps=[a]) for i, a in enumerate(said)])
     run = run_state.Run()
@@ -226,8 +228,9 @@ def test_a_tasks_answers_are_rated_against_each_documents_own_clip_and_the_unrat
         # another voice: not 1 (the random weights tell voices apart only a little)
         assert abs(said[1].quality["speaker_similarity"] - 1.0) > 1e-5
         assert said[2].quality == {}  # a document without a clip: nothing to compare with
+        assert said[3].quality == {}  # no samples: given to no rater, and the others still rated
         scores = [speech_quality.per_document(["speaker_similarity"], [a]) for a in said]
-        assert [s["speech_unrated"] for s in scores] == [0, 0, 1]
+        assert [s["speech_unrated"] for s in scores] == [0, 0, 1, 1]
         assert answer_quality.record("t")["raters"]["speaker_similarity"]["model"] == str(xvector)
     finally:
         run_state.ended(token)
