@@ -37,7 +37,8 @@ def collect(model_runs: list[list[Run]], names: list[str]) -> dict:
     for name, runs in zip(names, model_runs):
         for run in runs:
             for task, said in _spoken_tasks(run).items():
-                values = {c: run.metric(task, c) for c in COLUMNS if run.metric(task, c) is not None}
+                reported = {c: run.metric(task, c) for c in COLUMNS}
+                values = {c: v for c, v in reported.items() if v is not None}
                 raters = ((said.get("quality") or {}).get("raters") or {})
                 out.setdefault(task, {})[name] = {
                     "metrics": values, "recognizer": (said.get("recognizer") or {}).get("model"),
