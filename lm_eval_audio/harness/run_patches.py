@@ -184,7 +184,7 @@ def _spoken_record(spoken: dict) -> dict:
         out[task] = {"recognizer": spec.record(), "scored": "the transcript of the spoken answer, by the task's own "
                                                             "scoring",
                      metric: text_normalizers.rule_named(rule).says + " (transcript against the model's own text, "
-                     "per answer, averaged: URO-Bench's text-speech consistency)"}
+                     "per answer, averaged: the text-speech consistency)"}
         quality = answer_quality.record(task)
         if quality:  # the raters of the quality metrics it names: each model, its revision or digests, its rate
             out[task]["quality"] = quality

@@ -85,6 +85,27 @@ def _marked_partial(group, metrics: dict) -> dict:
     return metrics
 
 
+def _whole_means(group: str, leaves: list[str], task_metrics: dict, metrics: dict) -> dict:
+    """A group's mean of a metric only some of its tasks report (the judged ones, where no judge was configured) is
+    no score of the group: lm-eval would print the mean of the others; it is left out, with a warning naming the
+    tasks without it."""
+    if not isinstance(metrics, dict):
+        return metrics
+    for key in [k for k in metrics if "," in k and not k.split(",")[0].endswith("_stderr")]:
+        if key in PARTIAL_COUNTS or key.split(",")[0] in PARTIAL_COUNTS:
+            continue
+        without = [t for t in leaves if key not in task_metrics.get(t, {})]
+        if without:
+            name, _, filter_name = key.partition(",")
+            metrics.pop(key)
+            metrics.pop(f"{name}_stderr,{filter_name}", None)
+            log.warning("group %s: %s is reported by %d of its %d tasks (not by %s: a judged task without a judge, "
+                        "or a task that failed): no group mean over part of its tasks is given", group, name,
+                        len(leaves) - len(without), len(leaves), ", ".join(without[:5])
+                        + (f" and {len(without) - 5} more" if len(without) > 5 else ""))
+    return metrics
+
+
 def fill_stderrs(metrics_by_task: dict, reported: dict, tasks=None) -> None:
     """Put the standard errors our aggregations ``reported`` (task -> metric -> value) where lm-eval wrote "N/A"
     (it only knows its own aggregations' standard errors), for ``tasks`` (default: every task in
@@ -235,7 +256,8 @@ def audio_group_class(base):
             fill_stderrs(task_metrics, {task.task_name: task.scoring().stderrs for task in members
                                         if hasattr(task, "scoring")}, [task.task_name for task in members])
             if (self.metadata or {}).get("aggregate_over") != "subgroups":
-                return _marked_partial(self, super().aggregate(task_metrics))
+                return _marked_partial(self, _whole_means(self.name, [t.task_name for t in members], task_metrics,
+                                                          super().aggregate(task_metrics)))
             view = _ChildrenAsTasks(name=self.name, alias=self.alias,
                                     aggregate_metric_list=self.aggregate_metric_list, metadata=self.metadata)
             for child in self:

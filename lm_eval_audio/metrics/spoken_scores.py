@@ -6,7 +6,7 @@
   over the answers; an answer whose text is empty counts 1, as URO-Bench counts one jiwer cannot score. English is
   compared after Whisper's ``EnglishTextNormalizer`` (URO-Bench's, after lower-casing), Mandarin by characters after
   SpeechIO's ``cn_tn`` (as Qwen2-Audio's evaluate_asr.py scores Chinese; URO-Bench removes punctuation and reads
-  numbers with cn2an instead), any other language after Whisper's ``BasicTextNormalizer``
+  numbers with cn2an instead), any other language (or one Whisper detects) after Whisper's ``BasicTextNormalizer``
   (``metrics.text_normalizers.RULES``). A recognizer's own errors count here too: the bundled tiny.en's are large.
 * ``answer_seconds``: the mean length of the spoken answers, in seconds;
 * ``words_per_minute`` (``characters_per_minute`` for Mandarin): the transcripts' words (characters) over the minutes

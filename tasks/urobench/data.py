@@ -1,0 +1,212 @@
+"""URO-Bench's test sets in their official layout (Ruiqi-Yan/URO-Bench@9e74bc04 README.md "Step 0"): the Hub dataset
+``Honggao/URO-Bench`` holds one archive, ``URO-Bench-data.zip``, which unzips to ``URO-Bench-data/<basic|pro>/<subset>/
+test.jsonl`` (scripts/example.sh:14: ``${uro_data_dir}/${level}/${dataset_name}/test.jsonl``). Each line is one item:
+``source_wav`` (the question's clip, relative to the jsonl's folder: examples/example-test/inference_for_eval.py:59),
+``source_text`` (what is said in it), ``target_text`` (the reference: a string, or a list the script joins with
+" / "; where absent the reference is ``source_text``, inference_for_eval.py:60-75), and per subset ``style``
+(GenStyle), ``emotion`` (UnderEmotion) or ``requirement`` (Multilingual: the language to answer in).
+
+The archive is fetched whole (every subset is in it) and unzipped once into the cache. ``URO_BENCH_DATA_DIR`` (or
+``urobench_data_dir`` in ``--metadata``) names a local ``URO-Bench-data`` folder instead.
+
+``SUBSETS`` is scripts/config.sh:38-83 and evaluate.py:12-53: each subset's item count as published, its scoring
+mode (mark.py's ``--mode``), track, language and category.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from lm_eval_audio.benchmarks.choice_layout import LayoutDataError, LeftOut
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, resolve
+from lm_eval_audio.benchmarks.hub_data import DataSource
+from lm_eval_audio.storage import jsonl
+from lm_eval_audio.storage.data_paths import leaves_folder
+
+log = logging.getLogger("lm_eval.audio.urobench")
+
+ARCHIVE, TOP = "URO-Bench-data.zip", "URO-Bench-data"
+
+
+@dataclass(frozen=True)
+class Subset:
+    name: str  # as URO-Bench names its folder: "Repeat-zh"
+    count: int  # items as published (config.sh)
+    mode: str  # mark.py --mode: wer, open, semi-open, qa, gs, ue, sf, ml, srt, ge, multi, sa
+    track: str  # basic | pro
+    language: str  # en | zh (Multilingual is in pro en)
+    category: str  # understanding | reasoning | oral (evaluate.py)
+
+    @property
+    def slug(self) -> str:
+        return f"{self.track}_{self.name.lower().replace('-', '_')}"
+
+    @property
+    def task(self) -> str:
+        return f"urobench_{self.slug}"
+
+
+def _subsets(rows: str) -> dict[str, Subset]:
+    out = {}
+    for row in rows.strip().splitlines():
+        name, count, mode, track, language, category = row.split()
+        out[name] = Subset(name, int(count), mode, track, language, category)
+    return out
+
+
+SUBSETS = _subsets("""
+Repeat 252 wer basic en understanding
+Summary 118 semi-open basic en understanding
+GaokaoEval 303 qa basic en understanding
+StoralEval 201 semi-open basic en reasoning
+TruthfulEval 470 semi-open basic en reasoning
+Gsm8kEval 582 qa basic en reasoning
+MLC 177 qa basic en reasoning
+AlpacaEval 199 open basic en oral
+CommonEval 200 open basic en oral
+WildchatEval 349 open basic en oral
+Repeat-zh 127 wer basic zh understanding
+LCSTS-zh 119 semi-open basic zh understanding
+HSK5-zh 100 qa basic zh understanding
+SQuAD-zh 153 qa basic zh reasoning
+APE-zh 190 qa basic zh reasoning
+MLC-zh 145 qa basic zh reasoning
+OpenbookQA-zh 189 qa basic zh reasoning
+AlpacaEval-zh 147 open basic zh oral
+Claude-zh 222 open basic zh oral
+Wildchat-zh 299 open basic zh oral
+UnderEmotion-en 137 ue pro en understanding
+CodeSwitching-en 70 semi-open pro en understanding
+Safety-en 25 sf pro en understanding
+ClothoEval-en 265 qa pro en understanding
+MuChoEval-en 311 qa pro en understanding
+MLCpro-en 91 qa pro en reasoning
+MtBenchEval-en 190 multi pro en reasoning
+SpeakerAware-en 55 sa pro en reasoning
+SRT-en 43 srt pro en oral
+GenEmotion-en 54 ge pro en oral
+GenStyle-en 44 gs pro en oral
+Multilingual 1108 ml pro en oral
+UnderEmotion-zh 79 ue pro zh understanding
+CodeSwitching-zh 70 semi-open pro zh understanding
+Safety-zh 25 sf pro zh understanding
+MLCpro-zh 64 qa pro zh reasoning
+SpeakerAware-zh 49 sa pro zh reasoning
+SRT-zh 25 srt pro zh oral
+GenEmotion-zh 43 ge pro zh oral
+GenStyle-zh 39 gs pro zh oral
+""")
+
+# The modes this plugin cannot score yet, and why: their tasks stop the run before the model loads, in one line.
+NOT_SUPPORTED = {
+    "multi": "its dialogues are several rounds, each answered with the model's own earlier answers in its context "
+             "(examples/example-test/inference_multi.py), and no model wrapper here holds a spoken conversation yet",
+    "sa": "its dialogues are three rounds, each answered with the model's own earlier answers in its context "
+          "(inference_multi.py), and no model wrapper here holds a spoken conversation yet",
+    "srt": "its judge is Gemini 2.0 Flash listening to the spoken answer (metrics/mark_gemini.py), and no judge here "
+           "hears audio yet",
+    "ge": "it is scored by emotion2vec_plus_large (metrics/mark_emotion.py), whose weights come from ModelScope or the "
+          "Hub through FunASR, which this plugin cannot fetch or test yet",
+}
+# Fields a subset's scoring reads beside the question and the reference (mark_gpt.py reads them from test.jsonl)
+EXTRA_FIELD = {"gs": "style", "ue": "emotion", "ml": "requirement"}
+
+
+class UROBenchDataError(LayoutDataError):
+    """URO-Bench data that cannot be used; the message names the file and the fix."""
+
+
+DATA = DataSpec(
+    "URO-Bench", "URO_BENCH_DATA_DIR", "urobench_data_dir", hub="Honggao/URO-Bench",
+    sample=Path(__file__).resolve().parent / "sample_data",  # laid out as URO-Bench-data/
+    holds="basic/<subset>/test.jsonl and pro/<subset>/test.jsonl beside each subset's clips",
+    local_dir="/data/URO-Bench-data", error=UROBenchDataError,
+    advice=ADVICE.replace("`huggingface-cli download {repo} --repo-type dataset --local-dir {local_dir}`",
+                          f"`huggingface-cli download {{repo}} {ARCHIVE} --repo-type dataset --local-dir /data` and "
+                          f"`unzip /data/{ARCHIVE} -d /data`"))
+
+
+def unsupported(subset: Subset) -> str | None:
+    """Why a subset cannot be run here (one line, with what would unblock it), or None."""
+    why = NOT_SUPPORTED.get(subset.mode)
+    if why is None:
+        return None
+    return (f"URO-Bench {subset.name} ({subset.task}) cannot be scored by this plugin: {why}. Leave it out (the "
+            f"urobench groups do); docs/SPOKEN.md says what would unblock it")
+
+
+def subset_of_task(task: str) -> Subset | None:
+    """The subset a task (``urobench_<track>_<subset>`` or ``urobench_sample_<track>_<subset>``) evaluates; None for
+    a group."""
+    slug = task.removeprefix("urobench_").removeprefix("sample_")
+    return next((s for s in SUBSETS.values() if s.slug == slug), None)
+
+
+def data_source(metadata: dict, sample: bool) -> DataSource:
+    """The bundled sample, the local ``URO-Bench-data`` folder, or the Hub archive fetched and unzipped once."""
+    source = resolve(DATA, metadata, sample)
+    snapshot = source.snapshot
+    if snapshot is None:
+        return source
+    if ARCHIVE not in snapshot.files:
+        raise UROBenchDataError(f"{snapshot.label} lists no {ARCHIVE}: not the layout this plugin reads. "
+                                + DATA.help())
+    folder = snapshot.unpacked(ARCHIVE, [], TOP, "urobench") / TOP
+    return DataSource(folder, snapshot, (ARCHIVE,))
+
+
+def _reference(item: dict) -> str:
+    """inference_for_eval.py:64-75: ``target_text`` (a list joined with " / "), else ``source_text``."""
+    target = item.get("target_text", item["source_text"])
+    return " / ".join(str(t) for t in target) if isinstance(target, list) else str(target)
+
+
+def _problem(item, subset: Subset) -> str | None:
+    if not isinstance(item, dict):
+        return "is not a JSON object"
+    need = ["source_wav", "source_text"] + ([EXTRA_FIELD[subset.mode]] if subset.mode in EXTRA_FIELD else [])
+    missing = [k for k in need if item.get(k) in (None, "")]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    if leaves_folder(str(item["source_wav"])):
+        return f"source_wav {item['source_wav']!r} leads outside the subset's folder: refused"
+    return None
+
+
+def load_docs(subset: Subset, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
+    """The items of ``subset``, in the file's order (the script's ``NNNN`` numbering); what cannot be used, on
+    ``notes``."""
+    source = data_source(metadata, sample)
+    path = source.root / subset.track / subset.name / "test.jsonl"
+    label = f"URO-Bench {subset.name}" + (" sample" if sample else "")
+    if not path.is_file():
+        raise UROBenchDataError(f"{label}: {path} does not exist. " + DATA.help())
+    notes.note("sources", label, (source.reading([path]) if source.snapshot is None else source).record())
+    docs, invalid, no_audio = [], LeftOut(label, "line", notes), 0
+    for number, item in jsonl.records(str(path), UROBenchDataError, "; download it again"):
+        bad = _problem(item, subset)
+        if bad:
+            invalid.add(number, item.get("key") if isinstance(item, dict) else None, bad)
+            continue
+        audio = path.parent / str(item["source_wav"])
+        problem = source.problem(audio, notes)
+        if problem:
+            no_audio += 1
+            notes.note("unusable_audio", f"{label}/line {number}", problem)
+            log.warning("%s: line %d: %s; the model is not asked, the item is counted in audio_missing and scores 0, "
+                        "as URO-Bench scores an answer that is not there", label, number, problem)
+        doc = {"doc_id": len(docs), "uniq_id": f"{subset.name}/{number - 1:04d}", "subset": subset.name,
+               "language": subset.language, "question": str(item["source_text"]), "reference": _reference(item),
+               "audio": [str(audio)], "audio_problem": problem}
+        if subset.mode in EXTRA_FIELD:
+            doc[EXTRA_FIELD[subset.mode]] = str(item[EXTRA_FIELD[subset.mode]])
+        docs.append(doc)
+    invalid.warn(path)
+    if not docs:
+        raise UROBenchDataError(f"{label}: {path} lists no usable item; use the complete official file")
+    log.info("%s: %d item(s) from %s%s", label, len(docs), path,
+             f"; {no_audio} with a missing or empty clip" if no_audio else "")
+    return docs

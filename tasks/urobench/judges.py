@@ -1,0 +1,84 @@
+"""URO-Bench's GPT judge (Ruiqi-Yan/URO-Bench@9e74bc04 metrics/mark_gpt.py): one prompt per scoring mode
+(``prompts``), filled with the question's text (``source_text``), the transcript of the spoken answer and the
+reference or the subset's own field, sent after the system message "You are a helpful assistant." to gpt-4o-mini,
+``max_tokens=1024``, ``temperature=0.5``, ``top_p=0.95``, ``n=3`` (``mark``, 563-582). Here the three samples are three
+requests (passes ``s1``..``s3``, each cached on its own) with the same settings (the YAMLs' ``judge_*_default``).
+
+The script fills a prompt by chained ``str.replace``; here in one pass (an answer holding the text "{reference}" is
+not filled again). Its readings:
+
+* the 1-5 modes (open, semi-open, gs, ue, sf, ml): ``int(reply)`` of each sample, the item's score their mean. A
+  reply ``int`` cannot read stops the script (an exception); here it is asked again, then the item is left out and
+  counted (``judge_failures``);
+* qa: each sample is 1 where the reply is exactly ``Yes`` (not "yes", not "Yes."), else 0; every reply reads.
+
+An API error makes the script score the item 0 (``mark`` returns ``[0, 0, 0]``); here it is retried, then left out
+and counted: a failed call is no verdict. An empty transcript ("" or " ") scores 0 there after the call; here
+without one (``scoring``).
+"""
+
+from __future__ import annotations
+
+from lm_eval_audio.judges.judge_config import JudgeConfig
+from lm_eval_audio.judges.judge_runner import fill, run
+from lm_eval_audio.tasks.urobench import prompts
+
+PROMPT_VERSION = "urobench@9e74bc04:mark_gpt;n3-as-3-requests;one-pass-fill;unreadable-reasked"
+SYSTEM = "You are a helpful assistant."  # mark_gpt.py:567
+SAMPLES = ("s1", "s2", "s3")  # n=3
+REASK = "After evaluating, please output the score only without anything else."  # the 1-5 prompts' own words
+
+# mode -> (prompt, {placeholder: the item's field})
+TEMPLATES = {
+    "open": (prompts.OPEN, {"{question}": "question", "{answer}": "response"}),
+    "semi-open": (prompts.SEMI_OPEN, {"{question}": "question", "{answer}": "response", "{reference}": "reference"}),
+    "qa": (prompts.QA, {"{question}": "question", "{answer}": "response", "{reference}": "reference"}),
+    "gs": (prompts.GS, {"{question}": "question", "{answer}": "response", "{reference}": "reference",
+                        "{style}": "style"}),
+    "ue": (prompts.UE, {"{question}": "question", "{answer}": "response", "{reference}": "reference",
+                        "{emotion}": "emotion"}),
+    "sf": (prompts.SF, {"{question}": "question", "{answer}": "response", "{reference}": "reference"}),
+    "ml": (prompts.ML, {"{question}": "question", "{answer}": "response", "{language}": "requirement"}),
+}
+
+
+def messages_for(mode: str, item: dict) -> list[dict]:
+    template, fields = TEMPLATES[mode]
+    user = fill(template, {placeholder: str(item[field]) for placeholder, field in fields.items()})
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
+
+
+def parse_int(reply: str) -> int | None:
+    """``int(reply)`` as Python reads it (spaces and a sign allowed, "4.0" not); None where it cannot."""
+    try:
+        return int(reply)
+    except (TypeError, ValueError):
+        return None
+
+
+def parse_yes(reply: str) -> int:
+    """mark_gpt.py:675-677: ``1 if i == "Yes" else 0``."""
+    return 1 if reply == "Yes" else 0
+
+
+def item_score(samples: list[int]) -> float:
+    """An item's score before the subset's scale: the mean of its samples (ratings 1-5, or qa's 1 for "Yes")."""
+    return sum(samples) / len(samples)
+
+
+def judge(mode: str, items: list[dict], config: JudgeConfig, task) -> list[list[int] | None]:
+    """Per item its three samples' readings, None where the judge failed on one. Items hold ``uniq_id``,
+    ``question``, ``response`` (the transcript), ``reference`` and the mode's own field."""
+    parse, reask = (parse_yes, None) if mode == "qa" else (parse_int, REASK)
+
+    def requests_for(item):
+        messages = messages_for(mode, item)
+        return [(s, messages, parse, reask, k) for k, s in enumerate(SAMPLES)]
+
+    verdicts = run("urobench_gpt_judge", task, config, items, requests_for, None, "URO-Bench GPT judge",
+                   PROMPT_VERSION)
+    out = []
+    for verdict in verdicts:
+        samples = [verdict[s].parsed for s in SAMPLES]
+        out.append(None if any(s is None for s in samples) else samples)
+    return out

@@ -1,0 +1,120 @@
+"""URO-Bench's scores, as its scripts compute them (Ruiqi-Yan/URO-Bench@9e74bc04), on the transcript of each spoken
+answer (``asr_for_eval.py``'s, here the answers' recognizer's):
+
+* ``urobench_score`` of a judged subset (metrics/mark_gpt.py ``eval``): the 1-5 modes ``sum(item means) * 20 / N``
+  (612, 644, 709, 747, 785, 817, 851), qa ``sum(item yes-rates) * 100 / N`` (678), each item's mean over the judge's
+  three samples (``judges``). An answer that is not there or is empty ("" or " ": a clip that could not be read, a
+  model that did not speak) scores 0, as the script scores it (an absent answer's transcript is " ",
+  asr_for_eval.py); it stays in N and is counted (``audio_missing``, ``spoken_failed``). An item the judge could not
+  read is left out of N and counted (``judge_failures``), where the script stops or scores 0 (``judges``).
+* ``urobench_score`` of Repeat and Repeat-zh (metrics/mark_wer.py ``eval_repeat``, evaluate.py:186-191): each item's
+  error rate ``get_wer(lang, transcript, reference)``, an item "ok" where it is at most 0.5; the score is ``ok_rate *
+  (1 - mean rate of the ok items) * 100``. The transcript is jiwer's reference there and the text the hypothesis
+  (mark_wer.py:146): kept so, which divides by the transcript's length. English (``wer_en``, 16-24): Whisper's
+  ``EnglishTextNormalizer`` on ``strip().lower()`` of each, ``jiwer.wer``. Chinese (``wer_zh``, 28-49): every
+  character of ``zhon.hanzi.punctuation + string.punctuation`` removed, one pass of double spaces to one,
+  ``cn2an.transform(strip().lower(), "an2cn")``, ``jiwer.cer``. jiwer 3.0.5 (their pin) raises on an empty reference
+  and the script scores that 1; jiwer 4 returns the insertions there, so an empty transcript is 1 here explicitly.
+
+A track's score (``urobench_basic_en`` and the others) is the unweighted mean of its subsets' scores, and
+``urobench``'s the mean of every subset run (evaluate.py ``final score on basic_en`` and ``final_score``): lm-eval's
+group mean over the leaf tasks with ``weight_by_size: false``.
+"""
+
+from __future__ import annotations
+
+import string
+
+from lm_eval_audio.judges import task_judge
+from lm_eval_audio.judges.judge_runner import judged_mean
+from lm_eval_audio.tasks.urobench import judges
+from lm_eval_audio.tasks.urobench.data import EXTRA_FIELD, subset_of_task
+
+SCORE = "urobench_score"
+OK = 0.5  # mark_wer.py:150: ``if wer <= 0.5``
+SCALE = {"qa": 100}  # the 1-5 modes: 20
+
+
+def _answer(results: list, task) -> str:
+    """What the model said: the transcript of its spoken answer; "" where it did not speak (a failure the spoken
+    metrics count). A run that asked for text answers scores the text, as URO-Bench's ``--non_asr`` does."""
+    from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
+    from lm_eval_audio.storage import run_state
+
+    said = results[0] if results else ""
+    if isinstance(said, SpokenAnswer):
+        return str(said)
+    return "" if task.name in run_state.current().spoken else str(said)
+
+
+def _wer_en(truth: str, hypothesis: str) -> float:
+    import jiwer
+
+    from lm_eval_audio.metrics.text_normalizers import whisper_english
+
+    truth, hypothesis = whisper_english(truth.strip().lower()), whisper_english(hypothesis.strip().lower())
+    return jiwer.wer(truth, hypothesis) if truth.strip() else 1.0
+
+
+def _wer_zh(truth: str, hypothesis: str) -> float:
+    import cn2an
+    import jiwer
+    from zhon.hanzi import punctuation
+
+    for mark in punctuation + string.punctuation:
+        truth, hypothesis = truth.replace(mark, ""), hypothesis.replace(mark, "")
+    truth, hypothesis = truth.replace("  ", " "), hypothesis.replace("  ", " ")
+    truth = cn2an.transform(truth.strip().lower(), "an2cn")
+    hypothesis = cn2an.transform(hypothesis.strip().lower(), "an2cn")
+    return jiwer.cer(truth, hypothesis) if truth.strip() else 1.0
+
+
+def repeat_rate(language: str, transcript: str, reference: str) -> float:
+    """mark_wer.py ``get_wer(lang, answer, reference)``: the transcript as jiwer's reference."""
+    return (_wer_zh if language == "zh" else _wer_en)(transcript, reference)
+
+
+def process_results(doc: dict, results: list, task) -> dict:
+    subset = subset_of_task(task.name)
+    missing = bool(doc["audio_problem"])
+    answer = "" if missing else _answer(results, task)
+    out = {"audio_missing": float(missing)}
+    if subset.mode == "wer":
+        out[SCORE] = {"doc_id": doc["doc_id"], "rate": repeat_rate(doc["language"], answer, doc["reference"])}
+    elif task.judged:
+        item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "mode": subset.mode, "question": doc["question"],
+                "reference": doc["reference"], "response": answer, "unanswered": answer in ("", " ")}
+        if subset.mode in EXTRA_FIELD:
+            item[EXTRA_FIELD[subset.mode]] = doc[EXTRA_FIELD[subset.mode]]
+        out.update({SCORE: item, "judge_failures": item})
+    return out
+
+
+def _verdicts(items: list[dict], task) -> list[list[int] | None]:
+    """Per item its three samples; ``[0, 0, 0]`` for an unanswered item (no call), None for a judge failure."""
+    asked = [i for i in items if not i["unanswered"]]
+    mode = items[0]["mode"]
+    found = dict(zip((i["doc_id"] for i in asked), judges.judge(mode, asked, task_judge.for_aggregation(task), task)))
+    return [[0, 0, 0] if i["unanswered"] else found[i["doc_id"]] for i in items]
+
+
+def _repeat_score(items: list[dict], task) -> float:
+    rates = [i["rate"] for i in items]
+    ok = [r for r in rates if r <= OK]
+    ok_rate = len(ok) / len(rates)
+    wer_ok = sum(ok) / len(ok) if ok else 0.0
+    task.report_item_scores(SCORE, [(i["doc_id"], i["rate"]) for i in items])
+    task.note_for_task("urobench_repeat", SCORE, {"ok_rate": ok_rate, "final_WER_for_ok_case": wer_ok})
+    return ok_rate * (1 - wer_ok) * 100
+
+
+def urobench_score(items: list[dict], task) -> float:
+    if "rate" in items[0]:
+        return _repeat_score(items, task)
+    scale = SCALE.get(items[0]["mode"], 20)
+    return judged_mean(task, SCORE, items, _verdicts(items, task),
+                       lambda samples: judges.item_score(samples) * scale, "item")
+
+
+def judge_failures(items: list[dict], task) -> int:
+    return sum(v is None for v in _verdicts(items, task))

@@ -1,0 +1,29 @@
+"""Hooks for the URO-Bench tasks: data (``data``), the judge (``judges``) and the score (``scoring``)."""
+
+from __future__ import annotations
+
+from lm_eval_audio.benchmarks import choice_layout
+from lm_eval_audio.benchmarks.data_notes import loader
+from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
+from lm_eval_audio.model_wrappers import author_prompts
+from lm_eval_audio.tasks.urobench import data
+from lm_eval_audio.tasks.urobench.scoring import judge_failures, process_results, urobench_score  # noqa: F401
+
+
+@loader
+def load(subset=None, sample=False, *, notes, **metadata):
+    # recorded: URO-Bench gives the model the clip alone (examples/example-test/inference_for_eval.py ``respond``)
+    author_prompts.authors_text(notes, f"URO-Bench {subset}", metadata, {}, "URO-Bench", overridable=False)
+    chosen = data.SUBSETS[subset]
+    why = data.unsupported(chosen)
+    if why:  # the run stopped before the model loaded (benchmark.check_data); a loader called on its own stops here
+        raise data.UROBenchDataError(why)
+    return data.load_docs(chosen, metadata, sample, notes=notes)
+
+
+def doc_to_text(doc):
+    return ""  # the clip alone: URO-Bench's inference scripts give the model no text
+
+
+def doc_to_audio(doc):
+    return choice_layout.doc_to_audio(doc)

@@ -1,0 +1,298 @@
+"""URO-Bench (issue 55): its judge prompts as the official file holds them, its readings and scores against its
+scripts' on the same transcripts and judge replies, its data in its layout (local and from the Hub's archive), the
+subsets it cannot score stopping before the model loads, and its sample answered in speech offline."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+
+import pytest
+from conftest import judge_of, results_json, run_cli, stand_in_hub
+
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.metrics.task_scoring import TaskScoring
+from lm_eval_audio.tasks.urobench import data, judges, prompts, scoring
+
+# sha256 of each prompt as Ruiqi-Yan/URO-Bench@9e74bc04 metrics/mark_gpt.py builds it (the literal, .strip()-ed),
+# computed from that file
+OFFICIAL_PROMPT_SHA256 = {
+    "OPEN": "97c6bf5c15b11f10349b5c63e7e8cd7bf046152f121765c6ab6b6f444613b56b",
+    "SEMI_OPEN": "6ddee56a331dbd3bcee2f9cbe14bc6d385058d99906aa88af29d28fb4692cb7d",
+    "QA": "462c70ce4fc12249085b7e985e84cc71c31f8eeb224b704f33a515ab7cc9d86c",
+    "GS": "21e11b82264b2f4e709b7b31c037cb619cce8b5b51a817c672379df9e1a853b8",
+    "UE": "e08e928d473eae5b2497f45a00753c60c3a27568a87d5817833640e1e2e94115",
+    "SF": "ce512d299f04659ef1a5b9a86cc20ce4593c38bb7018161330dbff2f5b9442e4",
+    "ML": "162bcb1252aafafee4333f6acd3ec7f3de048dfc2e0c9501824413a3e04520ae",
+}
+
+# (language, transcript, reference) and what URO-Bench's own metrics/mark_wer.py ``get_wer`` returns on each, run
+# with its pinned jiwer 3.0.5 and its normalizers/ (Ruiqi-Yan/URO-Bench@9e74bc04), 2026-11-29
+REPEAT_PAIRS = [
+    ("en", "The early bird catches the worm.", "The early bird catches the worm.", 0.0),
+    ("en", " the early bird catches the worm", "The early bird catches the worm.", 0.0),
+    ("en", "The early bird catches worms", "The early bird catches the worm.", 0.4),
+    ("en", "Seven swans swam across the lake", "Seven swans swam across the lake.", 0.0),
+    ("en", "7 swans swam across the lake.", "Seven swans swam across the lake.", 0.0),
+    ("en", "It's a colour I've never seen.", "It is a color I have never seen.", 0.0),
+    ("en", "Knowledge is power, and power is knowledge.", "Knowledge is power.", 0.5714285714285714),
+    ("en", "Power.", "Knowledge is power.", 2.0),  # the transcript is jiwer's reference: 2 insertions over 1 word
+    ("en", "", "Knowledge is power.", 1.0),  # jiwer 3.0.5 raises on an empty reference; the script scores 1
+    ("en", " ", "Knowledge is power.", 1.0),
+    ("en", "Mr. Smith paid $20 for it.", "Mister Smith paid twenty dollars for it.", 0.0),
+    ("en", "Hmm, uh, the early bird catches the worm.", "The early bird catches the worm.", 0.0),
+    ("zh", "我有3个苹果。", "我有三个苹果", 0.0),
+    ("zh", "今天天气很好，我们去公园吧！", "今天天气很好我们去公园吧", 0.0),
+    ("zh", "今天天气很好", "今天天气很好，我们去公园吧。", 1.0),
+    ("zh", "", "今天天气很好", 1.0),
+    ("zh", "“你好”，他说。", "你好，他说：", 0.0),
+    ("zh", "Hello 你好  world", "hello 你好 world", 0.0),
+    ("zh", "第2024届", "第二零二四届", 0.25),
+]
+
+
+def test_the_judge_prompts_are_the_official_strings():
+    for name, digest in OFFICIAL_PROMPT_SHA256.items():
+        assert hashlib.sha256(getattr(prompts, name).encode()).hexdigest() == digest, name
+    assert set(judges.TEMPLATES) == {"open", "semi-open", "qa", "gs", "ue", "sf", "ml"}
+
+
+def test_a_prompt_is_filled_once_and_follows_the_system_message():
+    item = {"question": "What is two plus two?", "response": "It is {reference}. Four.", "reference": "4"}
+    system, user = judges.messages_for("qa", item)
+    assert system == {"role": "system", "content": "You are a helpful assistant."}
+    assert "### [Response]\n    It is {reference}. Four." in user["content"]  # not filled again
+    assert "### [Reference]\n    4\n" in user["content"] and "{question}" not in user["content"]
+    style = judges.messages_for("gs", {**item, "style": "pirate"})[1]["content"]
+    assert "### [Style]\n    pirate" in style
+    language = judges.messages_for("ml", {**item, "requirement": "French"})[1]["content"]
+    assert "### [Requirement]\n    French" in language and "[Reference]" not in language
+
+
+@pytest.mark.parametrize("reply, value", [("4", 4), (" 5\n", 5), ("+3", 3), ("4.0", None), ("Score: 4", None),
+                                          ("", None)])
+def test_a_rating_is_read_as_int_reads_it(reply, value):
+    assert judges.parse_int(reply) == value
+
+
+@pytest.mark.parametrize("reply, value", [("Yes", 1), ("yes", 0), ("Yes.", 0), (" Yes", 0), ("No", 0)])
+def test_a_qa_reply_counts_only_when_it_is_exactly_yes(reply, value):
+    assert judges.parse_yes(reply) == value
+
+
+def test_the_repeat_error_rate_is_mark_wers_on_every_pair():
+    ours = [scoring.repeat_rate(language, transcript, reference) for language, transcript, reference, _ in REPEAT_PAIRS]
+    assert ours == pytest.approx([expected for *_, expected in REPEAT_PAIRS], abs=1e-12)  # 0 differences
+
+
+class _Task:
+    """What an aggregation asks of its task, recorded."""
+
+    name = "urobench_basic_repeat"
+
+    def __init__(self):
+        self.items, self.notes = {}, {}
+
+    def report_item_scores(self, metric, scores):
+        self.items[metric] = list(scores)
+
+    def note_for_task(self, kind, key, value):
+        self.notes[(kind, key)] = value
+
+
+def test_the_repeat_score_is_evaluates_ok_rate_times_one_minus_the_ok_items_rate():
+    task = _Task()
+    rates = [0.0, 0.2, 0.5, 0.51, 1.0]  # three ok (at most 0.5)
+    score = scoring.urobench_score([{"doc_id": i, "rate": r} for i, r in enumerate(rates)], task)
+    assert score == pytest.approx(3 / 5 * (1 - 0.7 / 3) * 100)
+    assert task.notes[("urobench_repeat", "urobench_score")] == pytest.approx(
+        {"ok_rate": 0.6, "final_WER_for_ok_case": 0.7 / 3})
+    assert scoring.urobench_score([{"doc_id": 0, "rate": 0.9}], _Task()) == 0.0  # no ok item: 0, as the script
+
+
+def _metadata(task: str, judge, tmp_path, **more) -> dict:
+    """The task YAML's metadata (its judge's settings: the paper's), with the scripted judge's endpoint."""
+    import yaml
+
+    yaml_metadata = yaml.safe_load((data.DATA.folder / f"{task}.yaml").read_text())["metadata"]
+    return {**yaml_metadata, "judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "j.sqlite"),
+            "judge_concurrency": 1, **more}
+
+
+def _judged_items(mode, responses):
+    return [{"doc_id": i, "uniq_id": f"X/{i:04d}", "mode": mode, "question": "q", "reference": "r", "response": said,
+             "unanswered": said in ("", " ")} for i, said in enumerate(responses)]
+
+
+def test_a_judged_subset_is_twenty_times_the_mean_rating_and_unanswered_items_score_zero(tmp_path):
+    from scripted_judge import ScriptedJudge
+
+    ratings = {"good": ["5", "4", "5"], "fair": ["3", "3", "2"], "odd": ["4", "four", "4"]}
+    replies = {key: iter(values * 3) for key, values in ratings.items()}  # the unreadable one is asked again
+
+    def reply(prompt):
+        said = prompt.split("### [Response]\n    ")[1].split("\n")[0]
+        return next(replies[said])
+
+    with ScriptedJudge(reply=reply) as judge:
+        metadata = _metadata("urobench_basic_alpacaeval", judge, tmp_path, judge_max_parse_attempts=1)
+        task = TaskScoring("urobench_basic_alpacaeval", metadata, judge=judge_of("urobench_basic_alpacaeval", metadata))
+        items = _judged_items("open", ["good", "fair", " ", "odd"])
+        score = scoring.urobench_score(items, task)
+        assert scoring.judge_failures(items, task) == 1  # "odd": one sample int() cannot read
+        asked = list(judge.requests)
+    # (14/3 + 8/3 + 0) * 20 / 3: the unanswered item scores 0 and stays in N; the failed one is left out
+    assert score == pytest.approx((14 / 3 + 8 / 3 + 0) * 20 / 3)
+    assert len(asked) == 9 and all(r["temperature"] == 0.5 and r["top_p"] == 0.95 for r in asked)
+    assert all(r["model"] == "gpt-4o-mini" and r["max_tokens"] == 1024 for r in asked)
+
+
+def test_a_qa_subset_is_the_yes_rate_times_a_hundred(tmp_path):
+    from scripted_judge import ScriptedJudge
+
+    votes = {"right": ["Yes", "Yes", "Yes"], "half": ["Yes", "No", "yes"]}
+    replies = {key: iter(values) for key, values in votes.items()}
+
+    def reply(prompt):
+        return next(replies[prompt.split("### [Response]\n    ")[1].split("\n")[0]])
+
+    with ScriptedJudge(reply=reply) as judge:
+        metadata = _metadata("urobench_basic_gsm8keval", judge, tmp_path)
+        task = TaskScoring("urobench_basic_gsm8keval", metadata, judge=judge_of("urobench_basic_gsm8keval", metadata))
+        items = _judged_items("qa", ["right", "half", ""])
+        assert scoring.urobench_score(items, task) == pytest.approx((1 + 1 / 3 + 0) * 100 / 3)
+        assert scoring.judge_failures(items, task) == 0
+
+
+def test_the_sample_is_read_in_the_official_layout_and_bad_lines_are_left_out(tmp_path):
+    summary = data.load_docs(data.SUBSETS["Summary"], {}, True, notes=DataNotes())
+    assert [d["uniq_id"] for d in summary] == ["Summary/0000", "Summary/0001", "Summary/0002"]
+    assert " / " in summary[1]["reference"]  # a list of references, joined as inference_for_eval.py joins it
+    assert data.load_docs(data.SUBSETS["AlpacaEval"], {}, True, notes=DataNotes())[0]["reference"] == \
+        "What are some good ways to fall asleep faster?"  # no target_text: the question, as the script reads it
+
+    folder = tmp_path / "URO-Bench-data" / "pro" / "GenStyle-en"
+    (folder / "audio").mkdir(parents=True)
+    (folder / "audio" / "0000.wav").write_bytes((data.DATA.sample / "pro" / "GenStyle-en" / "audio" / "0000.wav")
+                                                .read_bytes())
+    rows = [{"source_wav": "audio/0000.wav", "source_text": "Say it as a pirate.", "style": "pirate"},
+            {"source_wav": "audio/0000.wav", "source_text": "No style here."},
+            {"source_wav": "../../escape.wav", "source_text": "Out.", "style": "calm"},
+            {"source_wav": "audio/absent.wav", "source_text": "Absent.", "style": "calm"}]
+    (folder / "test.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    notes = DataNotes()
+    docs = data.load_docs(data.SUBSETS["GenStyle-en"], {"urobench_data_dir": str(tmp_path / "URO-Bench-data")}, False,
+                          notes=notes)
+    assert [(d["uniq_id"], d["style"], bool(d["audio_problem"])) for d in docs] == \
+        [("GenStyle-en/0000", "pirate", False), ("GenStyle-en/0003", "calm", True)]
+    said = json.dumps(notes.__dict__, default=str)
+    assert "lacks style" in said and "leads outside" in said
+
+
+def test_the_hub_archive_is_fetched_once_and_read_unzipped(tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    with zipfile.ZipFile(repo / data.ARCHIVE, "w") as archive:
+        for path in sorted(data.DATA.sample.rglob("*")):
+            if path.is_file() and path.name != "README.md":
+                archive.write(path, f"{data.TOP}/{path.relative_to(data.DATA.sample).as_posix()}")
+    with stand_in_hub({data.DATA.repo: repo}, tmp_path / "hf_cache", monkeypatch, (data.DATA.variable,)) as hub:
+        notes = DataNotes()
+        docs = data.load_docs(data.SUBSETS["Repeat"], {}, False, notes=notes)
+        again = data.load_docs(data.SUBSETS["Safety-en"], {}, False, notes=DataNotes())
+        assert [e["path"].rsplit("/", 1)[-1] for e in hub.downloads()] == [data.ARCHIVE]  # once for both
+    assert len(docs) == 3 and len(again) == 3 and docs[0]["reference"] == "The early bird catches the worm."
+    assert not docs[0]["audio_problem"] and docs[0]["audio"][0].endswith("basic/Repeat/audio/0000.wav")
+    source = notes.entries["sources"]["URO-Bench Repeat"]
+    assert source["repo_id"] == data.DATA.repo and data.ARCHIVE in source["file_sha256"]
+
+
+def test_a_subset_this_plugin_cannot_score_stops_the_run_before_the_model_loads(tmp_path):
+    proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "urobench_pro_srt_en", "--output_path",
+                    str(tmp_path / "out")])
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    (line,) = [x for x in proc.stderr.splitlines() if "cannot be scored by this plugin" in x]
+    assert "Gemini" in line and "urobench_pro_srt_en" in line and "docs/SPOKEN.md" in line
+    assert "Loading" not in proc.stderr and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("task, named", [("urobench_pro_genemotion_zh", "emotion2vec"),
+                                         ("urobench_pro_mtbencheval_en", "earlier answers"),
+                                         ("urobench_pro_speakeraware_zh", "earlier answers")])
+def test_each_subset_it_cannot_score_says_why(task, named):
+    from lm_eval_audio.benchmarks import registry
+
+    with pytest.raises(data.UROBenchDataError, match=named):
+        registry.of_task(task).check_data([task], {})
+    with pytest.raises(data.UROBenchDataError, match=named):  # a loader called on its own says the same
+        from lm_eval_audio.tasks.urobench import utils
+
+        utils.load(subset=data.subset_of_task(task).name)
+
+
+def test_the_groups_are_the_tracks_of_the_subsets_it_scores():
+    import yaml
+
+    folder = data.DATA.folder
+    for track, language in (("basic", "en"), ("basic", "zh"), ("pro", "en"), ("pro", "zh")):
+        group = yaml.safe_load((folder / f"urobench_{track}_{language}.yaml").read_text())
+        wanted = [s.task for s in data.SUBSETS.values() if (s.track, s.language) == (track, language)
+                  and data.unsupported(s) is None]
+        assert group["task"] == wanted and group["aggregate_metric_list"] == [
+            {"metric": "urobench_score", "weight_by_size": False}]
+    assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 33 and len(data.SUBSETS) == 40
+
+
+@pytest.mark.slow  # a cascade run of about two minutes
+def test_the_sample_is_answered_in_speech_judged_and_averaged_per_track(tmp_path):
+    from scripted_judge import ScriptedJudge
+
+    def reply(prompt):
+        return "Yes" if "Please only output a single" in prompt else "4"
+
+    out = tmp_path / "out"
+    with ScriptedJudge(reply=reply, models=("gpt-4o-mini",)) as judge:
+        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "urobench_sample", "--output_path", str(out),
+                        "--log_samples", "--metadata", json.dumps({"judge_base_url": judge.base_url,
+                                                                   "judge_cache": str(tmp_path / "j.sqlite")})],
+                       env_extra={"OPENAI_API_KEY": "sk-test-key-0000"})
+        prompts_seen = [r["messages"][1]["content"] for r in judge.requests]
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = results_json(out)["results"]
+    judged = {"urobench_sample_basic_summary": 80.0, "urobench_sample_basic_gsm8keval": 100.0,
+              "urobench_sample_basic_alpacaeval": 80.0, "urobench_sample_pro_underemotion_en": 80.0,
+              "urobench_sample_pro_safety_en": 80.0, "urobench_sample_pro_genstyle_en": 80.0}
+    for task, value in judged.items():  # every answer was spoken and judged on its transcript
+        assert results[task]["urobench_score,none"] == pytest.approx(value), task
+        assert results[task]["spoken_failed,none"] == 0 and results[task]["judge_failures,none"] == 0
+    repeat = "urobench_sample_basic_repeat"
+    samples = [json.loads(line) for line in next(out.glob(f"*/samples_{repeat}_*.jsonl")).open()]
+    rates = [scoring.repeat_rate("en", s["spoken_answer"][0]["transcript"], s["doc"]["reference"]) for s in samples]
+    ok = [r for r in rates if r <= 0.5]
+    expected = len(ok) / 3 * (1 - (sum(ok) / len(ok) if ok else 0)) * 100
+    assert results[repeat]["urobench_score,none"] == pytest.approx(expected)
+    basic = [results[t]["urobench_score,none"] for t in [repeat, *judged] if t.startswith("urobench_sample_basic_")]
+    pro = [results[t]["urobench_score,none"] for t in judged if t.startswith("urobench_sample_pro_")]
+    assert results["urobench_sample_basic_en"]["urobench_score,none"] == pytest.approx(sum(basic) / 4)
+    assert results["urobench_sample_pro_en"]["urobench_score,none"] == pytest.approx(sum(pro) / 3)
+    assert results["urobench_sample"]["urobench_score,none"] == pytest.approx((sum(basic) + sum(pro)) / 7)
+    summary = [json.loads(line) for line in next(out.glob("*/samples_urobench_sample_basic_summary_*.jsonl")).open()]
+    transcript = summary[0]["spoken_answer"][0]["transcript"]
+    assert any(f"### [Response]\n    {transcript}\n" in p for p in prompts_seen)  # the transcript is what is judged
+
+
+def test_a_group_gives_no_mean_of_a_score_only_some_of_its_tasks_report(caplog):
+    """Without a judge only Repeat reports urobench_score: lm-eval would print Repeat's score as the track's."""
+    from lm_eval_audio.harness.task_building import _whole_means
+
+    leaves = ["urobench_basic_repeat", "urobench_basic_summary"]
+    task_metrics = {"urobench_basic_repeat": {"urobench_score,none": 50.0, "audio_missing,none": 0},
+                    "urobench_basic_summary": {"audio_missing,none": 0}}
+    group = {"urobench_score,none": 50.0, "urobench_score_stderr,none": "N/A", "audio_missing,none": 0, "alias": "x"}
+    with caplog.at_level("WARNING"):
+        kept = _whole_means("urobench_basic_en", leaves, task_metrics, dict(group))
+    assert kept == {"audio_missing,none": 0, "alias": "x"}
+    assert "urobench_score is reported by 1 of its 2 tasks (not by urobench_basic_summary" in caplog.text
+    task_metrics["urobench_basic_summary"]["urobench_score,none"] = 70.0
+    assert _whole_means("urobench_basic_en", leaves, task_metrics, dict(group)) == group  # all report it: kept
