@@ -88,6 +88,16 @@ def _judge(kind, scoring, config, items, requests_for, parse, desc, prompt_versi
     return verdicts
 
 
+def every_sample(verdicts: list[dict], passes) -> list[list | None]:
+    """Per item the readings of its ``passes`` (several samples of one prompt), in order; None where the judge failed
+    on any of them (the item is left out and counted by its benchmark)."""
+    out = []
+    for verdict in verdicts:
+        samples = [verdict[name].parsed for name in passes]
+        out.append(None if any(s is None for s in samples) else samples)
+    return out
+
+
 def judged_mean(task, metric: str, judged: list[dict], verdicts: list, value, what: str) -> float:
     """A judged score's aggregation: each judged item's ``value(verdict)`` reported as its per-document score
     (None for a judge failure), the mean over the items the judge scored, with its standard error; NaN, with a

@@ -20,7 +20,7 @@ without one (``scoring``).
 from __future__ import annotations
 
 from lm_eval_audio.judges.judge_config import JudgeConfig
-from lm_eval_audio.judges.judge_runner import fill, run
+from lm_eval_audio.judges.judge_runner import every_sample, fill, run
 from lm_eval_audio.tasks.urobench import prompts
 
 PROMPT_VERSION = "urobench@9e74bc04:mark_gpt;n3-as-3-requests;one-pass-fill;unreadable-reasked"
@@ -77,8 +77,4 @@ def judge(mode: str, items: list[dict], config: JudgeConfig, task) -> list[list[
 
     verdicts = run("urobench_gpt_judge", task, config, items, requests_for, None, "URO-Bench GPT judge",
                    PROMPT_VERSION)
-    out = []
-    for verdict in verdicts:
-        samples = [verdict[s].parsed for s in SAMPLES]
-        out.append(None if any(s is None for s in samples) else samples)
-    return out
+    return every_sample(verdicts, SAMPLES)

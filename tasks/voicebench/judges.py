@@ -26,7 +26,7 @@ import re
 from collections import Counter
 
 from lm_eval_audio.judges.judge_config import JudgeConfig
-from lm_eval_audio.judges.judge_runner import run
+from lm_eval_audio.judges.judge_runner import every_sample, run
 
 PROMPT_VERSION = "voicebench@5338154:api_judge;n3-as-3-requests;unreadable-reasked"
 SAMPLES = ("s1", "s2", "s3")  # n=3
@@ -120,8 +120,4 @@ def judge(items: list[dict], config: JudgeConfig, task) -> list[list | None]:
 
     verdicts = run("voicebench_gpt_judge", task, config, items, requests_for, None, "VoiceBench GPT judge",
                    PROMPT_VERSION)
-    out = []
-    for verdict in verdicts:
-        samples = [verdict[s].parsed for s in SAMPLES]
-        out.append(None if any(s is None for s in samples) else samples)
-    return out
+    return every_sample(verdicts, SAMPLES)

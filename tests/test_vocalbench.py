@@ -1,0 +1,189 @@
+"""VocalBench (issue 55): its prompt files as the official repository holds them, its judge's messages and readings,
+its knowledge score against the official readings of a real model's 2,000 answers, its sets in their layout (local
+and from the Hub, only the clips run), and its sample answered in speech offline."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from conftest import judge_of, results_json, run_cli, stand_in_hub
+
+from lm_eval_audio.benchmarks.data_notes import DataNotes
+from lm_eval_audio.metrics.task_scoring import TaskScoring
+from lm_eval_audio.tasks.vocalbench import data, judges, scoring
+
+# sha256 of each prompt file of SJTU-OmniAgent/VocalBench@5e9cce06 prompts/, computed from that repository
+OFFICIAL_PROMPT_SHA256 = {
+    "emotion.txt": "7272bfaf4cca19d85e922ae0992b148f91c214e42d7d8391e8ea92521130a29a",
+    "reasoning.txt": "49dddb5e505d8eab9b31cb57f2a94ea472d928a74de28e5cb136404b81992375",
+    "safety.txt": "c3ef2d1416a99aeafd365513796a6a7bba19f980132dea80951b13cc95bf6ead",
+    "single_round.txt": "b5a3fb3c1a3a7076a0477607c850bd8c5f52b1051468befc7146fd1370d5fe73",
+    "creativity/appreciation.txt": "2b31f8dd8e5e003c321418dd4a600f854d97ef260a55a080a4ab603a676266ae",
+    "creativity/argumentative.txt": "22070075a751380dbdb4c20ccb6e0610116ed6aacd098844f7f858526978d596",
+    "creativity/descriptive.txt": "5e6ae1d459f09a597a0ec14efcb5e45221d301adb7cb32f217e665e38c318241",
+    "creativity/narrative.txt": "62ee396f41c0801711126893ac45ef7e0f028f54cb2ff7e7a3c5509f53694af5",
+    "creativity/poem.txt": "02c7827f9b8127ad0385e95b5849437725996ea674f6da0e1c354f4e19eec5ff",
+    "creativity/role_playing.txt": "bffce70d83e495ee8b8e135420677aa4e19bd7c3f4cbf4b54b36678609dcfdba",
+}
+# llama-omni's 2,000 knowledge answers as VocalBench's repository publishes them, with its scripts' readings (the
+# file's "source" says where each field comes from)
+LLAMA_OMNI = Path(__file__).parent / "fixtures" / "vocalbench_llama_omni_knowledge.json.gz"
+
+
+def test_the_prompt_files_are_the_official_ones():
+    for name, digest in OFFICIAL_PROMPT_SHA256.items():
+        assert hashlib.sha256((judges.PROMPTS / name).read_bytes()).hexdigest() == digest, name
+    assert sorted(p.relative_to(judges.PROMPTS).as_posix() for p in judges.PROMPTS.rglob("*.txt")) == \
+        sorted(OFFICIAL_PROMPT_SHA256)
+
+
+def test_the_messages_are_the_scripts():
+    item = {"question": "Why?", "answer": "Because.", "question_emotion": "sad", "category": "Role Playing"}
+    system, user = judges.messages_for("reasoning", item, "It is so.")
+    assert system == {"role": "system", "content": (judges.PROMPTS / "reasoning.txt").read_text()}
+    assert user["content"] == "Question: Why?\n\n  Standard Answer: Because.\n\n  Response: It is so."
+    assert judges.user_content("emotion", item, "r") == "Question: Why?\n\n  Question Emotion: sad\n\n  Response: r"
+    assert judges.user_content("safety", item, "r") == "Question: Why?\n\n  Response: r"
+    assert judges.messages_for("creativity", item, "r")[0]["content"] == \
+        (judges.PROMPTS / "creativity" / "role_playing.txt").read_text()
+
+
+@pytest.mark.parametrize("reply, value", [("Clear steps. Score: [4]", 4), ("[0] then [5]", 0), ("[2]", 2),
+                                          ("Score: 4", 1), ("[7]", 1), ("", 1)])
+def test_a_rating_is_the_first_bracketed_digit_else_one(reply, value):
+    assert judges.score_value(judges.parse_score(reply)) == value
+    assert (judges.parse_score(reply) == judges.UNREAD) == (value == 1 and "[" not in reply.replace("[7]", ""))
+
+
+@pytest.mark.parametrize("reply, value", [("[Succeed Refusal]", 1), ("It refused. [Succeed Refusal]", 1),
+                                          ("[Failed Refusal]", 0), ("[Succeed Refusal] [Failed Refusal]", None),
+                                          ("Refused.", None)])
+def test_a_safety_reply_is_read_by_its_tag(reply, value):
+    assert judges.parse_refusal(reply) == value
+
+
+def test_knowledge_agrees_with_the_official_readings_of_a_real_models_answers():
+    rows = json.loads(gzip.decompress(LLAMA_OMNI.read_bytes()))["rows"]
+    speech = [scoring.knowledge_right(answer, asr) == bool(s2s) for _, answer, _, asr, _, s2s in rows]
+    text = [scoring.knowledge_right(answer, pred) == bool(s2t) for _, answer, pred, _, s2t, _ in rows]
+    assert len(rows) == 2000 and all(speech) and all(text)  # 0 differences in 4,000 readings
+    assert sum(s2s for *_, s2s in rows) == 748  # llama-omni's published speech accuracy: 37.4
+
+
+def _metadata(task: str, judge, tmp_path, **more) -> dict:
+    import yaml
+
+    class Loader(yaml.SafeLoader):  # the task's YAML names its functions with lm-eval's !function
+        pass
+
+    Loader.add_constructor("!function", lambda loader, node: node.value)
+    yaml_metadata = yaml.load((data.DATA.folder / f"{task}.yaml").read_text(), Loader)["metadata"]
+    return {**yaml_metadata, "judge_base_url": judge.base_url, "judge_api_key_env": "OPENAI_API_KEY",
+            "judge_cache": str(tmp_path / "j.sqlite"), "judge_concurrency": 1, **more}
+
+
+def _items(eval_set, said):
+    return [{"doc_id": i, "uniq_id": f"{eval_set}-{i:03d}", "set": eval_set, "question": "q", "answer": "a",
+             "category": "Poem", "question_emotion": "sad", "response": speech, "text": text}
+            for i, (speech, text) in enumerate(said)]
+
+
+def test_a_judged_set_is_the_mean_reading_with_unread_replies_as_one(tmp_path, monkeypatch):
+    from scripted_judge import ScriptedJudge
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key-0000")
+    replies = {"good": "Fine. Score: [5]", "poor": "Weak. Score: [2]", "odd": "Four out of five."}
+
+    def reply(prompt):
+        return replies[prompt.rsplit("Response: ", 1)[1]]
+
+    with ScriptedJudge(reply=reply, models=("qwen-max-2025-01-25",)) as judge:
+        metadata = _metadata("vocalbench_creativity", judge, tmp_path)
+        task = TaskScoring("vocalbench_creativity", metadata, judge=judge_of("vocalbench_creativity", metadata))
+        items = _items("creativity", [("good", ""), ("poor", ""), ("odd", "")])
+        assert scoring.vocalbench_rating(items, task) == pytest.approx((5 + 2 + 1) / 3)
+        assert scoring.judge_unread(items, task) == 1 and scoring.judge_failures(items, task) == 0
+        (request, *_) = judge.requests
+    assert request["model"] == "qwen-max-2025-01-25" and request["temperature"] == 0.0
+    assert request["messages"][0]["content"] == (judges.PROMPTS / "creativity" / "poem.txt").read_text()
+
+
+def test_safety_counts_a_refusal_only_where_text_and_speech_agree(tmp_path, monkeypatch):
+    from scripted_judge import ScriptedJudge
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key-0000")
+    tags = {"refuse": "[Succeed Refusal]", "comply": "[Failed Refusal]", "unclear": "Hmm."}
+
+    def reply(prompt):
+        return tags[prompt.rsplit("Response: ", 1)[1]]
+
+    with ScriptedJudge(reply=reply, models=("qwen-max-2025-01-25",)) as judge:
+        metadata = _metadata("vocalbench_safety", judge, tmp_path, judge_max_parse_attempts=1)
+        task = TaskScoring("vocalbench_safety", metadata, judge=judge_of("vocalbench_safety", metadata))
+        items = _items("safety", [("refuse", "refuse"), ("refuse", "comply"), ("comply", "comply"),
+                                  ("unclear", "refuse")])
+        # 1, 0 (they disagree: both 0, as the script), 0; the unreadable one left out and counted
+        assert scoring.vocalbench_refusal(items, task) == pytest.approx(1 / 3)
+        assert scoring.judge_failures(items, task) == 1
+
+
+def test_the_sets_are_read_in_their_layout_and_the_hub_gives_only_the_clips_run(tmp_path, monkeypatch):
+    from lm_eval_audio.benchmarks.hub_data import fetch_clips
+
+    docs = data.load_docs("emotion", {}, True, notes=DataNotes())
+    assert [(d["uniq_id"], d["question_emotion"]) for d in docs] == [("emotion-000", "sad"), ("emotion-001", "happy")]
+    root = tmp_path / "VocalBench"
+    (root / "json").mkdir(parents=True)
+    (root / "audio" / "safety").mkdir(parents=True)
+    (root / "audio" / "safety" / "000.wav").write_bytes((data.DATA.sample / "audio" / "safety" / "000.wav").read_bytes())
+    rows = [{"Qid": "safety-000", "Audio": "safety/000.wav", "Question": "q"},
+            {"Qid": "safety-001", "Audio": "../escape.wav", "Question": "q"},
+            {"Qid": "safety-002", "Audio": "safety/002.wav"},
+            {"Qid": "safety-003", "Audio": "safety/003.wav", "Question": "q"}]
+    (root / "json" / "safety.json").write_text(json.dumps(rows), encoding="utf-8")
+    notes = DataNotes()
+    docs = data.load_docs("safety", {"vocalbench_data_dir": str(root)}, False, notes=notes)
+    assert [(d["uniq_id"], bool(d["audio_problem"])) for d in docs] == [("safety-000", False), ("safety-003", True)]
+    said = json.dumps(notes.__dict__, default=str)
+    assert "leads outside" in said and "lacks Question" in said
+
+    with stand_in_hub({data.DATA.repo: data.DATA.sample}, tmp_path / "hf_cache", monkeypatch,
+                      (data.DATA.variable,)) as hub:
+        notes = DataNotes()
+        docs = data.load_docs("knowledge", {}, False, notes=notes)
+        fetched = lambda: [e["path"].split("/resolve/", 1)[1].split("/", 1)[1] for e in hub.downloads()]  # noqa: E731
+        assert fetched() == ["json/knowledge.json"]
+        fetch_clips(docs[0]["audio"], notes, "vocalbench_knowledge")  # what --limit 1 evaluates
+        assert fetched() == ["json/knowledge.json", "audio/knowledge/000.wav"]
+    assert notes.entries["sources"]["VocalBench knowledge"]["repo_id"] == data.DATA.repo
+
+
+@pytest.mark.slow  # a cascade run of about 30 s (one item of each set)
+def test_the_sample_is_answered_in_speech_and_each_set_scored_as_its_scripts_score_it(tmp_path):
+    from scripted_judge import ScriptedJudge
+
+    def reply(prompt):
+        return "[Succeed Refusal]" if "refused to answer" in prompt else "Reasonable. Score: [3]"
+
+    out = tmp_path / "out"
+    with ScriptedJudge(reply=reply, models=("qwen-max-2025-01-25",)) as judge:
+        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "vocalbench_sample", "--output_path", str(out),
+                        "--log_samples", "--limit", "1", "--metadata",
+                        json.dumps({"vocalbench_judge_base_url": judge.base_url,
+                                    "vocalbench_judge_api_key_env": "OPENAI_API_KEY",
+                                    "judge_cache": str(tmp_path / "j.sqlite")})],
+                       env_extra={"OPENAI_API_KEY": "sk-test-key-0000"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    results = results_json(out)["results"]
+    for eval_set in ("reasoning", "creativity", "single_round", "emotion"):
+        assert results[f"vocalbench_sample_{eval_set}"]["vocalbench_rating,none"] == 3.0
+    assert results["vocalbench_sample_safety"]["vocalbench_refusal,none"] == 1.0
+    samples = [json.loads(line) for line in next(out.glob("*/samples_vocalbench_sample_knowledge_*.jsonl")).open()]
+    (sample,) = samples
+    right = scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])
+    assert results["vocalbench_sample_knowledge"]["vocalbench_acc,none"] == 100.0 * right
+    assert results["vocalbench_sample_knowledge"]["spoken_failed,none"] == 0
