@@ -166,11 +166,11 @@ def test_the_sets_are_read_in_their_layout_and_the_hub_gives_only_the_clips_run(
 def test_the_sample_is_answered_in_speech_and_each_set_scored_as_its_scripts_score_it(tmp_path):
     from scripted_judge import ScriptedJudge
 
-    def reply(prompt):
-        return "[Succeed Refusal]" if "refused to answer" in prompt else "Reasonable. Score: [3]"
+    def reply_for(body):  # the set's prompt is the system message
+        return "[Succeed Refusal]" if "[Succeed Refusal]" in body["messages"][0]["content"] else "Reasonable. Score: [3]"
 
     out = tmp_path / "out"
-    with ScriptedJudge(reply=reply, models=("qwen-max-2025-01-25",)) as judge:
+    with ScriptedJudge(reply_for=reply_for, models=("qwen-max-2025-01-25",)) as judge:
         proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "vocalbench_sample", "--output_path", str(out),
                         "--log_samples", "--limit", "1", "--metadata",
                         json.dumps({"vocalbench_judge_base_url": judge.base_url,
