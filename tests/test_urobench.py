@@ -167,7 +167,7 @@ def test_a_qa_subset_is_the_yes_rate_times_a_hundred(tmp_path):
 
 def test_the_sample_is_read_in_the_official_layout_and_bad_lines_are_left_out(tmp_path):
     summary = data.load_docs(data.SUBSETS["Summary"], {}, True, notes=DataNotes())
-    assert [d["uniq_id"] for d in summary] == ["Summary/0000", "Summary/0001", "Summary/0002"]
+    assert [d["uniq_id"] for d in summary] == ["Summary/0000", "Summary/0001"]
     assert " / " in summary[1]["reference"]  # a list of references, joined as inference_for_eval.py joins it
     assert data.load_docs(data.SUBSETS["AlpacaEval"], {}, True, notes=DataNotes())[0]["reference"] == \
         "What are some good ways to fall asleep faster?"  # no target_text: the question, as the script reads it
@@ -202,7 +202,7 @@ def test_the_hub_archive_is_fetched_once_and_read_unzipped(tmp_path, monkeypatch
         docs = data.load_docs(data.SUBSETS["Repeat"], {}, False, notes=notes)
         again = data.load_docs(data.SUBSETS["Safety-en"], {}, False, notes=DataNotes())
         assert [e["path"].rsplit("/", 1)[-1] for e in hub.downloads()] == [data.ARCHIVE]  # once for both
-    assert len(docs) == 3 and len(again) == 3 and docs[0]["reference"] == "The early bird catches the worm."
+    assert len(docs) == 2 and len(again) == 2 and docs[0]["reference"] == "The early bird catches the worm."
     assert not docs[0]["audio_problem"] and docs[0]["audio"][0].endswith("basic/Repeat/audio/0000.wav")
     source = notes.entries["sources"]["URO-Bench Repeat"]
     assert source["repo_id"] == data.DATA.repo and data.ARCHIVE in source["file_sha256"]
@@ -244,22 +244,36 @@ def test_the_groups_are_the_tracks_of_the_subsets_it_scores():
     assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 33 and len(data.SUBSETS) == 40
 
 
-@pytest.mark.slow  # a cascade run of about 40 s (one item of each of the seven subsets)
-def test_the_sample_is_answered_in_speech_judged_and_averaged_per_track(tmp_path):
+@pytest.mark.slow  # one cascade run of about 50 s: one item of each subset of URO-Bench's sample and VocalBench's
+def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_as_their_scripts_do(tmp_path):
+    """URO-Bench's and VocalBench's samples in one run (one cascade loaded), each benchmark's judge at its own
+    scripted endpoint."""
     from scripted_judge import ScriptedJudge
 
-    def reply(prompt):
+    from lm_eval_audio.tasks.vocalbench import scoring as vocalbench_scoring
+
+    def uro_reply(prompt):
         return "Yes" if "Please only output a single" in prompt else "4"
 
+    def vocal_reply_for(body):  # VocalBench's prompt is the system message
+        return "[Succeed Refusal]" if "[Succeed Refusal]" in body["messages"][0]["content"] else "Fine. Score: [3]"
+
     out = tmp_path / "out"
-    with ScriptedJudge(reply=reply, models=("gpt-4o-mini",)) as judge:
-        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "urobench_sample", "--output_path", str(out),
-                        "--log_samples", "--limit", "1", "--metadata", json.dumps({"judge_base_url": judge.base_url,
-                                                                   "judge_cache": str(tmp_path / "j.sqlite")})],
+    with ScriptedJudge(reply=uro_reply, models=("gpt-4o-mini",)) as uro, \
+            ScriptedJudge(reply_for=vocal_reply_for, models=("qwen-max-2025-01-25",)) as vocal:
+        metadata = {"judge_base_url": uro.base_url, "vocalbench_judge_base_url": vocal.base_url,
+                    "vocalbench_judge_api_key_env": "OPENAI_API_KEY", "judge_cache": str(tmp_path / "j.sqlite")}
+        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "urobench_sample,vocalbench_sample",
+                        "--output_path", str(out), "--log_samples", "--limit", "1", "--metadata", json.dumps(metadata)],
                        env_extra={"OPENAI_API_KEY": "sk-test-key-0000"})
-        prompts_seen = [r["messages"][1]["content"] for r in judge.requests]
+        prompts_seen = [r["messages"][1]["content"] for r in uro.requests]
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = results_json(out)["results"]
+
+    def logged(task):
+        (sample,) = [json.loads(line) for line in next(out.glob(f"*/samples_{task}_*.jsonl")).open()]
+        return sample
+
     judged = {"urobench_sample_basic_summary": 80.0, "urobench_sample_basic_gsm8keval": 100.0,
               "urobench_sample_basic_alpacaeval": 80.0, "urobench_sample_pro_underemotion_en": 80.0,
               "urobench_sample_pro_safety_en": 80.0, "urobench_sample_pro_genstyle_en": 80.0}
@@ -267,19 +281,24 @@ def test_the_sample_is_answered_in_speech_judged_and_averaged_per_track(tmp_path
         assert results[task]["urobench_score,none"] == pytest.approx(value), task
         assert results[task]["spoken_failed,none"] == 0 and results[task]["judge_failures,none"] == 0
     repeat = "urobench_sample_basic_repeat"
-    samples = [json.loads(line) for line in next(out.glob(f"*/samples_{repeat}_*.jsonl")).open()]
-    rates = [scoring.repeat_rate("en", s["spoken_answer"][0]["transcript"], s["doc"]["reference"]) for s in samples]
-    ok = [r for r in rates if r <= 0.5]
-    expected = len(ok) / len(rates) * (1 - (sum(ok) / len(ok) if ok else 0)) * 100
-    assert results[repeat]["urobench_score,none"] == pytest.approx(expected)
+    sample = logged(repeat)
+    rate = scoring.repeat_rate("en", sample["spoken_answer"][0]["transcript"], sample["doc"]["reference"])
+    assert results[repeat]["urobench_score,none"] == pytest.approx((1 - rate) * 100 if rate <= 0.5 else 0.0)
     basic = [results[t]["urobench_score,none"] for t in [repeat, *judged] if t.startswith("urobench_sample_basic_")]
     pro = [results[t]["urobench_score,none"] for t in judged if t.startswith("urobench_sample_pro_")]
     assert results["urobench_sample_basic_en"]["urobench_score,none"] == pytest.approx(sum(basic) / 4)
     assert results["urobench_sample_pro_en"]["urobench_score,none"] == pytest.approx(sum(pro) / 3)
     assert results["urobench_sample"]["urobench_score,none"] == pytest.approx((sum(basic) + sum(pro)) / 7)
-    summary = [json.loads(line) for line in next(out.glob("*/samples_urobench_sample_basic_summary_*.jsonl")).open()]
-    transcript = summary[0]["spoken_answer"][0]["transcript"]
+    transcript = logged("urobench_sample_basic_summary")["spoken_answer"][0]["transcript"]
     assert any(f"### [Response]\n    {transcript}\n" in p for p in prompts_seen)  # the transcript is what is judged
+
+    for eval_set in ("reasoning", "creativity", "single_round", "emotion"):
+        assert results[f"vocalbench_sample_{eval_set}"]["vocalbench_rating,none"] == 3.0
+    assert results["vocalbench_sample_safety"]["vocalbench_refusal,none"] == 1.0
+    sample = logged("vocalbench_sample_knowledge")
+    right = vocalbench_scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])
+    assert results["vocalbench_sample_knowledge"]["vocalbench_acc,none"] == 100.0 * right
+    assert all(r["model"] == "qwen-max-2025-01-25" and r["temperature"] == 0.0 for r in vocal.requests)
 
 
 def test_a_group_gives_no_mean_of_a_score_only_some_of_its_tasks_report(caplog):

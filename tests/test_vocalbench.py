@@ -1,6 +1,7 @@
 """VocalBench (issue 55): its prompt files as the official repository holds them, its judge's messages and readings,
 its knowledge score against the official readings of a real model's 2,000 answers, its sets in their layout (local
-and from the Hub, only the clips run), and its sample answered in speech offline."""
+and from the Hub, only the clips run). Its sample answered in speech offline: tests/test_urobench.py runs it with
+URO-Bench's, in one cascade run."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import judge_of, results_json, run_cli, stand_in_hub
+from conftest import judge_of, stand_in_hub
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -160,30 +161,3 @@ def test_the_sets_are_read_in_their_layout_and_the_hub_gives_only_the_clips_run(
         fetch_clips(docs[0]["audio"], notes, "vocalbench_knowledge")  # what --limit 1 evaluates
         assert fetched() == ["json/knowledge.json", "audio/knowledge/000.wav"]
     assert notes.entries["sources"]["VocalBench knowledge"]["repo_id"] == data.DATA.repo
-
-
-@pytest.mark.slow  # a cascade run of about 30 s (one item of each set)
-def test_the_sample_is_answered_in_speech_and_each_set_scored_as_its_scripts_score_it(tmp_path):
-    from scripted_judge import ScriptedJudge
-
-    def reply_for(body):  # the set's prompt is the system message
-        return "[Succeed Refusal]" if "[Succeed Refusal]" in body["messages"][0]["content"] else "Reasonable. Score: [3]"
-
-    out = tmp_path / "out"
-    with ScriptedJudge(reply_for=reply_for, models=("qwen-max-2025-01-25",)) as judge:
-        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "vocalbench_sample", "--output_path", str(out),
-                        "--log_samples", "--limit", "1", "--metadata",
-                        json.dumps({"vocalbench_judge_base_url": judge.base_url,
-                                    "vocalbench_judge_api_key_env": "OPENAI_API_KEY",
-                                    "judge_cache": str(tmp_path / "j.sqlite")})],
-                       env_extra={"OPENAI_API_KEY": "sk-test-key-0000"})
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    results = results_json(out)["results"]
-    for eval_set in ("reasoning", "creativity", "single_round", "emotion"):
-        assert results[f"vocalbench_sample_{eval_set}"]["vocalbench_rating,none"] == 3.0
-    assert results["vocalbench_sample_safety"]["vocalbench_refusal,none"] == 1.0
-    samples = [json.loads(line) for line in next(out.glob("*/samples_vocalbench_sample_knowledge_*.jsonl")).open()]
-    (sample,) = samples
-    right = scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])
-    assert results["vocalbench_sample_knowledge"]["vocalbench_acc,none"] == 100.0 * right
-    assert results["vocalbench_sample_knowledge"]["spoken_failed,none"] == 0
