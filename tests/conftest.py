@@ -232,6 +232,17 @@ def judge_of(name: str, metadata: dict | None = None):
     return judges_of({name: {"judge": "optional", **(metadata or {})}}).by_task()[name]
 
 
+def yaml_metadata(path: Path) -> dict:
+    """A task YAML's ``metadata`` (its ``!function`` tags read as their names)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_constructor("!function", lambda loader, node: node.value)
+    return yaml.load(path.read_text(), Loader)["metadata"]
+
+
 def task_scoring(name: str = "test_task", metadata: dict | None = None, judged: bool = False):
     """What our tasks hand their ``process_results`` and aggregation functions (``harness.task_building``): the
     task's ``TaskScoring`` for one run (``judged``: with the judge the run resolves from ``metadata`` and the

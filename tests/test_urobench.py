@@ -9,7 +9,7 @@ import json
 import zipfile
 
 import pytest
-from conftest import judge_of, results_json, run_cli, stand_in_hub
+from conftest import judge_of, results_json, run_cli, stand_in_hub, yaml_metadata
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -113,11 +113,8 @@ def test_the_repeat_score_is_evaluates_ok_rate_times_one_minus_the_ok_items_rate
 
 def _metadata(task: str, judge, tmp_path, **more) -> dict:
     """The task YAML's metadata (its judge's settings: the paper's), with the scripted judge's endpoint."""
-    import yaml
-
-    yaml_metadata = yaml.safe_load((data.DATA.folder / f"{task}.yaml").read_text())["metadata"]
-    return {**yaml_metadata, "judge_base_url": judge.base_url, "judge_cache": str(tmp_path / "j.sqlite"),
-            "judge_concurrency": 1, **more}
+    return {**yaml_metadata(data.DATA.folder / f"{task}.yaml"), "judge_base_url": judge.base_url,
+            "judge_cache": str(tmp_path / "j.sqlite"), "judge_concurrency": 1, **more}
 
 
 def _judged_items(mode, responses):

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import judge_of, stand_in_hub
+from conftest import judge_of, stand_in_hub, yaml_metadata
 
 from lm_eval_audio.benchmarks.data_notes import DataNotes
 from lm_eval_audio.metrics.task_scoring import TaskScoring
@@ -76,15 +76,9 @@ def test_knowledge_agrees_with_the_official_readings_of_a_real_models_answers():
 
 
 def _metadata(task: str, judge, tmp_path, **more) -> dict:
-    import yaml
-
-    class Loader(yaml.SafeLoader):  # the task's YAML names its functions with lm-eval's !function
-        pass
-
-    Loader.add_constructor("!function", lambda loader, node: node.value)
-    yaml_metadata = yaml.load((data.DATA.folder / f"{task}.yaml").read_text(), Loader)["metadata"]
-    return {**yaml_metadata, "judge_base_url": judge.base_url, "judge_api_key_env": "OPENAI_API_KEY",
-            "judge_cache": str(tmp_path / "j.sqlite"), "judge_concurrency": 1, **more}
+    """The task YAML's metadata (its judge's settings: the paper's), with the scripted judge's endpoint."""
+    return {**yaml_metadata(data.DATA.folder / f"{task}.yaml"), "judge_base_url": judge.base_url,
+            "judge_api_key_env": "OPENAI_API_KEY", "judge_cache": str(tmp_path / "j.sqlite"), "judge_concurrency": 1, **more}
 
 
 def _items(eval_set, said):

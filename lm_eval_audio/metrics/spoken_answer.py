@@ -64,6 +64,18 @@ def spoken_of(responses) -> list[SpokenAnswer]:
     return [answer for answer in flat(responses) if isinstance(answer, SpokenAnswer)]
 
 
+def said(results: list, task_name: str) -> tuple[str, str]:
+    """(what a document's first answer says, the model's own text): a spoken answer's transcript and text; ("", "")
+    where a task answered in speech got no spoken answer (a failure the spoken metrics count); a text answer twice,
+    where the run asked for text."""
+    from lm_eval_audio.storage import run_state
+
+    answer = results[0] if results else ""
+    if isinstance(answer, SpokenAnswer):
+        return str(answer), answer.text
+    return ("", "") if task_name in run_state.current().spoken else (str(answer), str(answer))
+
+
 def carried_through_filters(resps: list, filtered):
     """A document's filtered answer(s) (one filter's ``filtered_resps`` entry), each still spoken where the answer
     it was made from was: a filter that keeps one answer per repeat is read repeat by repeat, one that keeps a

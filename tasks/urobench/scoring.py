@@ -27,24 +27,13 @@ import string
 
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
+from lm_eval_audio.metrics.spoken_answer import said
 from lm_eval_audio.tasks.urobench import judges
 from lm_eval_audio.tasks.urobench.data import EXTRA_FIELD, subset_of_task
 
 SCORE = "urobench_score"
 OK = 0.5  # mark_wer.py:150: ``if wer <= 0.5``
 SCALE = {"qa": 100}  # the 1-5 modes: 20
-
-
-def _answer(results: list, task) -> str:
-    """What the model said: the transcript of its spoken answer; "" where it did not speak (a failure the spoken
-    metrics count). A run that asked for text answers scores the text, as URO-Bench's ``--non_asr`` does."""
-    from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
-    from lm_eval_audio.storage import run_state
-
-    said = results[0] if results else ""
-    if isinstance(said, SpokenAnswer):
-        return str(said)
-    return "" if task.name in run_state.current().spoken else str(said)
 
 
 def _wer_en(truth: str, hypothesis: str) -> float:
@@ -77,7 +66,7 @@ def repeat_rate(language: str, transcript: str, reference: str) -> float:
 def process_results(doc: dict, results: list, task) -> dict:
     subset = subset_of_task(task.name)
     missing = bool(doc["audio_problem"])
-    answer = "" if missing else _answer(results, task)
+    answer = "" if missing else said(results, task.name)[0]  # a text run scores the text (URO-Bench's --non_asr)
     out = {"audio_missing": float(missing)}
     if subset.mode == "wer":
         out[SCORE] = {"doc_id": doc["doc_id"], "rate": repeat_rate(doc["language"], answer, doc["reference"])}

@@ -22,6 +22,7 @@ Readings (134-153):
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -34,6 +35,7 @@ _SCORE = re.compile(r"\[([0-5])\]")
 UNREAD = "unread"  # a 1-5 reply without [n]: read as 1, as the script reads it, and counted
 
 
+@functools.lru_cache(maxsize=16)  # one read per prompt file, not one per item
 def system_prompt(eval_set: str, category: str = "") -> str:
     if eval_set == "creativity":
         return (PROMPTS / "creativity" / f"{category.lower().replace(' ', '_')}.txt").read_text(encoding="utf-8")

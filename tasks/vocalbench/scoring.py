@@ -20,6 +20,7 @@ import re
 
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
+from lm_eval_audio.metrics.spoken_answer import said
 from lm_eval_audio.tasks.vocalbench import judges
 
 ACC, RATING, REFUSAL = "vocalbench_acc", "vocalbench_rating", "vocalbench_refusal"
@@ -45,22 +46,9 @@ def knowledge_right(answer: str, transcript: str) -> bool:
     return _normalized(answer) in _normalized(transcript)
 
 
-def _said(results: list, task) -> tuple[str, str]:
-    """(the transcript, the model's text) of its answer; ("", "") where it did not speak. A run that asked for text
-    answers scores the text (the script's s2t score)."""
-    from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
-    from lm_eval_audio.storage import run_state
-
-    said = results[0] if results else ""
-    if isinstance(said, SpokenAnswer):
-        return str(said), said.text
-    spoken = task.name in run_state.current().spoken
-    return ("", "") if spoken else (str(said), str(said))
-
-
 def process_results(doc: dict, results: list, task) -> dict:
     missing = bool(doc["audio_problem"])
-    transcript, text = ("", "") if missing else _said(results, task)
+    transcript, text = ("", "") if missing else said(results, task.name)  # a text run: the script's s2t score
     out = {"audio_missing": float(missing)}
     metric = METRIC.get(doc["set"], RATING)
     if metric == ACC:
