@@ -129,6 +129,14 @@ def test_safety_counts_a_refusal_only_where_text_and_speech_agree(tmp_path, monk
 def test_the_sets_are_read_in_their_layout_and_the_hub_gives_only_the_clips_run(tmp_path, monkeypatch):
     from lm_eval_audio.benchmarks.hub_data import fetch_clips
 
+    creative = [{"Qid": "creativity-000", "Audio": "creativity/000.wav", "Question": "q", "Category": "Poem"},
+                {"Qid": "creativity-001", "Audio": "creativity/000.wav", "Question": "q", "Category": "Limerick"}]
+    (tmp_path / "c" / "json").mkdir(parents=True)
+    (tmp_path / "c" / "json" / "creativity.json").write_text(json.dumps(creative), encoding="utf-8")
+    notes = DataNotes()
+    docs = data.load_docs("creativity", {"vocalbench_data_dir": str(tmp_path / "c")}, False, notes=notes)
+    assert [d["uniq_id"] for d in docs] == ["creativity-000"]  # a category without a prompt: left out before the run
+    assert "'Limerick' has no judge prompt" in json.dumps(notes.__dict__, default=str)
     docs = data.load_docs("emotion", {}, True, notes=DataNotes())
     assert [(d["uniq_id"], d["question_emotion"]) for d in docs] == [("emotion-000", "sad"), ("emotion-001", "happy")]
     root = tmp_path / "VocalBench"

@@ -64,7 +64,16 @@ def _problem(item, needed: tuple[str, ...]) -> str | None:
         return f"lacks {', '.join(missing)}"
     if leaves_folder(str(item["Audio"])):
         return f"Audio {item['Audio']!r} leads outside the audio folder: refused"
+    if "Category" in needed and not _judge_prompt_of(str(item["Category"])).is_file():
+        # found here, not when the judge is asked after the model has answered
+        return f"Category {item['Category']!r} has no judge prompt (prompts/creativity/)"
     return None
+
+
+def _judge_prompt_of(category: str) -> Path:
+    from lm_eval_audio.tasks.vocalbench.judges import prompt_path
+
+    return prompt_path("creativity", category)
 
 
 def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:

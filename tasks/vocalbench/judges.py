@@ -35,11 +35,16 @@ _SCORE = re.compile(r"\[([0-5])\]")
 UNREAD = "unread"  # a 1-5 reply without [n]: read as 1, as the script reads it, and counted
 
 
+def prompt_path(eval_set: str, category: str = "") -> Path:
+    """The set's prompt file; creativity's, the category's (lower-cased, spaces as ``_``, as the script names it)."""
+    if eval_set == "creativity":
+        return PROMPTS / "creativity" / f"{category.lower().replace(' ', '_')}.txt"
+    return PROMPTS / f"{eval_set}.txt"
+
+
 @functools.lru_cache(maxsize=16)  # one read per prompt file, not one per item
 def system_prompt(eval_set: str, category: str = "") -> str:
-    if eval_set == "creativity":
-        return (PROMPTS / "creativity" / f"{category.lower().replace(' ', '_')}.txt").read_text(encoding="utf-8")
-    return (PROMPTS / f"{eval_set}.txt").read_text(encoding="utf-8")
+    return prompt_path(eval_set, category).read_text(encoding="utf-8")
 
 
 def user_content(eval_set: str, item: dict, response: str) -> str:
