@@ -4,7 +4,7 @@ them), ``request_cache`` (``--use_cache`` for our models), ``run_patches`` (the 
 results), ``cli_patches`` (the command line) and ``printed_table`` (the printed table); :data:`PATCHES` maps each watched
 lm-eval module to its patch.
 
-Seven lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
+Eight lm-eval callables are replaced, each because lm-eval 0.4.13 offers no supported way to do its job (it
 reads no plugin entry points and has no hooks for these); each acts only on the plugin's own models
 (``model_wrappers.registry.is_ours``), tasks (``benchmarks.registry.our_task_names``) and audio references,
 and otherwise calls lm-eval's code with the same arguments:
@@ -13,6 +13,9 @@ and otherwise calls lm-eval's code with the same arguments:
   include path, before the user's ``--include_path`` so that a user's task of the same name wins (a task of
   ours that overrides one of lm-eval's own is an error, :class:`~task_patches.TaskNameClash`), and starts the
   run state of the run whose tasks it reads;
+* ``load_yaml`` as ``lm_eval.tasks._index`` names it (patched as ``lm_eval.tasks.manager`` loads): each task YAML
+  file's parse kept between runs while the files it read are unchanged (``task_index_cache``), where every
+  ``TaskManager`` parsed all of them again (about 9 s);
 * ``TaskFactory.build`` (``lm_eval.tasks._factory``): makes our tasks and groups subclasses of lm-eval's
   (``task_building``: each scoring function gets its task's ``TaskScoring``; groups average their subgroups
   and say when a partial snapshot left them short), takes each loader's notes into the run state, and leaves

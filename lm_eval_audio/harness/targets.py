@@ -43,6 +43,8 @@ TARGETS: dict[str, list[tuple[str, tuple[str, ...]]]] = {
         ("TaskManager.__init__", ("include_path", "include_defaults")),
         # Its index reports a task that overrides another (one of ours over lm-eval's is a clash).
         ("TaskIndex.build", ("paths",)),
+        # harness/task_index_cache.py: the YAML parses the index makes, kept between runs (the name build calls)
+        ("lm_eval.tasks._index:load_yaml", ("path", "resolve_func", "recursive", "_seen")),
         ("TaskManager.all_tasks", ()),  # cli_patches: the names a misspelled task is matched against
         # benchmarks/registry.py: our task names and their YAML files, as lm-eval's index finds them (the index's
         # entries: what TaskFactory.build gets, read by harness/task_building.py), and a YAML file as written

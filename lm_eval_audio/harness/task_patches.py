@@ -66,6 +66,12 @@ class _QuietCustomDatasetNote(logging.Filter):
 
 
 def on_task_manager(module) -> None:
+    import sys
+
+    from lm_eval_audio.harness import task_index_cache
+
+    # the index's YAML parses kept between runs (task_index_cache); lm_eval.tasks.manager imports the module
+    task_index_cache.on_index_module(sys.modules["lm_eval.tasks._index"])
     task_log = logging.getLogger("lm_eval.api.task")
     if not any(isinstance(f, _QuietCustomDatasetNote) for f in task_log.filters):
         task_log.addFilter(_QuietCustomDatasetNote())
@@ -75,6 +81,7 @@ def on_task_manager(module) -> None:
             import inspect
 
             from lm_eval_audio import tasks
+            from lm_eval_audio.harness import task_index_cache
 
             # A run reads its tasks through a new TaskManager (lm-eval's CLI makes one per run, simple_evaluate
             # one when given none): from Python, a new run begins; a command's run goes on (storage.run_state).
@@ -83,7 +90,9 @@ def on_task_manager(module) -> None:
             bound = inspect.signature(original).bind(self, *args, **kwargs)
             bound.apply_defaults()
             if not bound.arguments.get("include_defaults", True):
-                return original(*bound.args, **bound.kwargs)
+                original(*bound.args, **bound.kwargs)
+                task_index_cache.save()
+                return
             ours = tasks.folder()
             bound.arguments["include_path"] = _with_our_tasks(bound.arguments.get("include_path"), ours)
             overrides = _Overrides()
@@ -93,6 +102,7 @@ def on_task_manager(module) -> None:
                 original(*bound.args, **bound.kwargs)
             finally:
                 index_log.removeFilter(overrides)
+            task_index_cache.save()
             # The defaults are indexed first and ours right after them: whatever ours overrides is lm-eval's.
             clashes = [(name, new, old) for name, new, old in (a for a in overrides.seen if len(a) == 3)
                        if str(new).startswith(os.path.join(ours, ""))]
