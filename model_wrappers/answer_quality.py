@@ -8,6 +8,8 @@ Read from a spoken task's metadata (its YAML, ``--metadata``):
   cache; ``microsoft/wavlm-base-plus-sv`` by default);
 * ``utmos_checkpoint``: SpeechMOS's ``utmos22_strong_step7459_v1.pt`` (by default where torch hub keeps it, fetched
   there on first use where the internet is reachable);
+* ``emotion_model``: emotion2vec+ large's folder (``config.yaml``, ``model.pt``, ``tokens.txt``) or Hub id
+  (``emotion2vec/emotion2vec_plus_large`` by default, fetched into the Hub cache on first use);
 * ``quality_batch_size``: clips (for DNSMOS, 9-second windows) rated together, 8 by default; a score does not
   depend on it.
 
@@ -21,7 +23,14 @@ import logging
 from dataclasses import dataclass
 
 from lm_eval_audio.metrics.speech_quality import QUALITY
-from lm_eval_audio.model_wrappers.quality_raters import METRIC_RATER, SAMPLE_RATE, DnsMos, SpeakerSimilarity, Utmos
+from lm_eval_audio.model_wrappers.quality_raters import (
+    METRIC_RATER,
+    SAMPLE_RATE,
+    DnsMos,
+    Emotion,
+    SpeakerSimilarity,
+    Utmos,
+)
 from lm_eval_audio.storage import run_state
 
 log = logging.getLogger("lm_eval.audio.spoken")
@@ -37,6 +46,7 @@ class QualitySpec:
     speaker_model: str = SpeakerSimilarity.DEFAULT
     batch_size: int = 8
     utmos_checkpoint: str | None = None
+    emotion_model: str | None = None
     not_rated: tuple[tuple[str, str], ...] = ()  # (metric, why) the task names and the run cannot rate
 
     @classmethod
@@ -45,7 +55,8 @@ class QualitySpec:
         if not str(batch).isdigit() or int(batch) < 1:
             raise ValueError(f"{task}: quality_batch_size={batch!r} is not a whole number of clips (8 by default)")
         return cls(tuple(metrics), str(metadata.get("speaker_model") or SpeakerSimilarity.DEFAULT), int(batch),
-                   str(metadata["utmos_checkpoint"]) if metadata.get("utmos_checkpoint") else None)
+                   str(metadata["utmos_checkpoint"]) if metadata.get("utmos_checkpoint") else None,
+                   str(metadata["emotion_model"]) if metadata.get("emotion_model") else None)
 
     def without(self, metric: str, why: str) -> QualitySpec:
         """This spec, ``metric`` left unrated for ``why`` (said in the results)."""
@@ -56,7 +67,8 @@ class QualitySpec:
 
     def raters(self) -> list[tuple]:
         """Each rater it needs, as the key it is loaded under."""
-        settings = {SpeakerSimilarity.name: (self.speaker_model,), Utmos.name: (self.utmos_checkpoint,)}
+        settings = {SpeakerSimilarity.name: (self.speaker_model,), Utmos.name: (self.utmos_checkpoint,),
+                    Emotion.name: (self.emotion_model,)}
         return [(name, *settings.get(name, ())) for name in sorted({METRIC_RATER[m] for m in self.metrics})]
 
     def check(self) -> None:
@@ -87,6 +99,11 @@ class QualitySpec:
                         utmos22.fetch(utmos22.default_checkpoint())
                     except ValueError as e:
                         raise ValueError(f"{WHO}: {e}") from None
+            elif key[0] == Emotion.name:
+                from lm_eval_audio.model_wrappers import emotion2vec
+
+                emotion2vec.check_installed()
+                emotion2vec.folder(key[1] or emotion2vec.REPO)  # fetched into the Hub cache now, or one line
             else:
                 from lm_eval_audio.model_wrappers import checkpoints
 
@@ -94,9 +111,9 @@ class QualitySpec:
 
 
 def _load(key: tuple):
-    if key[0] == DnsMos.name:
-        return DnsMos()
-    return Utmos(key[1]) if key[0] == Utmos.name else SpeakerSimilarity(key[1])
+    loaders = {DnsMos.name: lambda: DnsMos(), Utmos.name: lambda: Utmos(key[1]),
+               Emotion.name: lambda: Emotion(key[1]), SpeakerSimilarity.name: lambda: SpeakerSimilarity(key[1])}
+    return loaders[key[0]]()
 
 
 def raters_for(task: str) -> list:

@@ -67,7 +67,7 @@ def config_json(who: str, pretrained: str, revision: str | None = None, gguf_fil
     if _looks_local(pretrained):
         raise CheckpointNotFound(f"{who}: {argument}={pretrained}: no such folder (from {os.getcwd()}); "
                                  f"{_local_advice()}, or a Hub id such as Qwen/Qwen2-Audio-7B-Instruct")
-    _reach_hub(f"{who}: {argument}", pretrained, revision, gguf_file)
+    _reach_hub(f"{who}: {argument}", pretrained, revision, gguf_file or "config.json")
     from lm_eval_audio.benchmarks.hub_access import cache_root
 
     try:
@@ -78,15 +78,36 @@ def config_json(who: str, pretrained: str, revision: str | None = None, gguf_fil
                                  f"{_local_advice()}") from None
 
 
-def _reach_hub(named: str, repo_id: str, revision: str | None, gguf_file: str | None) -> None:
-    """``named`` (``hf-audio: pretrained``): the Hub id is in the cache (offline) or answered for by the Hub, in one try without retries."""
+def hub_snapshot(who: str, model: str, files: tuple[str, ...], argument: str = "pretrained") -> str:
+    """The folder of Hub id ``model``'s ``files`` (a checkpoint transformers does not load: FunASR's, say) in the Hub
+    cache, fetched there on first use; :class:`CheckpointNotFound` naming ``argument`` and what to do otherwise."""
+    from huggingface_hub import snapshot_download
+
+    from lm_eval_audio.benchmarks.hub_access import cache_root, offline
+
+    if _looks_local(model):
+        raise CheckpointNotFound(f"{who}: {argument}={model}: no such folder (from {os.getcwd()}); give a local "
+                                 f"folder holding {', '.join(files)}, or a Hub id")
+    _reach_hub(f"{who}: {argument}", model, None, files[0])
+    try:
+        return snapshot_download(model, allow_patterns=list(files), cache_dir=str(cache_root()),
+                                 local_files_only=offline())
+    except Exception as e:  # cached in part, a broken download, a file the repository lacks
+        raise CheckpointNotFound(f"{who}: {argument}={model}: its files ({', '.join(files)}) could not be had "
+                                 f"({type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}); "
+                                 f"{_hub_advice().replace('<id>', model)}") from None
+
+
+def _reach_hub(named: str, repo_id: str, revision: str | None, probe_file: str) -> None:
+    """``named`` (``hf-audio: pretrained``): the Hub id is in the cache (``probe_file`` there, offline) or answered
+    for by the Hub, in one try without retries."""
     from huggingface_hub import HfApi, try_to_load_from_cache
     from huggingface_hub.errors import GatedRepoError, HfHubHTTPError, RepositoryNotFoundError, RevisionNotFoundError
 
     from lm_eval_audio.benchmarks.hub_access import cache_root, endpoint, offline
 
     # the cache, the mirror and offline mode as the data's are found: from the environment when asked
-    cached = try_to_load_from_cache(repo_id, gguf_file or "config.json", cache_dir=cache_root(), revision=revision)
+    cached = try_to_load_from_cache(repo_id, probe_file, cache_dir=cache_root(), revision=revision)
     if isinstance(cached, str):
         return
     if offline():

@@ -14,6 +14,9 @@ results (model, revision or file digests, the rate it resamples to).
   the results name the model, and docs/SPOKEN.md says the two are not the same number.
 * :class:`Utmos`: UTMOS22 strong, the MOS predictor URO-Bench, VocalBench and UltraEval-Audio report as UTMOS, on
   SpeechMOS's checkpoint (``model_wrappers.utmos22``), each clip alone.
+* :class:`Emotion`: emotion2vec+ large's probabilities of its nine emotion labels, on FunASR's own model class
+  (``model_wrappers.emotion2vec``), each clip alone; the ``emotion`` metric reads them against the emotion each
+  document asks for (``metrics.speech_quality``).
 
 A clip a rater cannot rate (no samples) gets no score; the task counts it (``speech_unrated``).
 """
@@ -229,5 +232,29 @@ class Utmos:
         return out
 
 
-RATERS = {DnsMos.name: DnsMos, SpeakerSimilarity.name: SpeakerSimilarity, Utmos.name: Utmos}
+class Emotion:
+    """``emotion``: each clip's label -> probability under emotion2vec+ large (``model_wrappers.emotion2vec``)."""
+
+    name = "emotion2vec"
+    metrics = ("emotion",)
+    needs_reference = False
+
+    def __init__(self, model: str | None = None) -> None:
+        from lm_eval_audio.model_wrappers import emotion2vec
+
+        self.recognizer = emotion2vec.Emotion2vecRecognizer(model or emotion2vec.REPO)
+
+    def record(self) -> dict:
+        return self.recognizer.record()
+
+    def rate(self, paths: list[str], references: list | None = None, batch_size: int = 8) -> list[dict | None]:
+        """Each clip's probabilities, each clip alone (as FunASR runs them: no padding, no neighbour heard)."""
+        out: list[dict | None] = []
+        for path in paths:
+            probabilities = self.recognizer.probabilities(path)
+            out.append(None if probabilities is None else {"emotion": probabilities})
+        return out
+
+
+RATERS = {DnsMos.name: DnsMos, SpeakerSimilarity.name: SpeakerSimilarity, Utmos.name: Utmos, Emotion.name: Emotion}
 METRIC_RATER = {metric: rater.name for rater in RATERS.values() for metric in rater.metrics}

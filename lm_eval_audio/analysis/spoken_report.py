@@ -19,7 +19,7 @@ import re
 import shutil
 
 from lm_eval_audio.analysis.run_results import Run, first_filter
-from lm_eval_audio.metrics.speech_quality import QUALITY, UNRATED
+from lm_eval_audio.metrics.speech_quality import QUALITY, UNRATED, shown
 
 # the spoken metrics, as the table and the page show them, in this order
 COLUMNS = ("speech_text_wer", "speech_text_cer", "answer_seconds", "words_per_minute", "characters_per_minute",
@@ -103,7 +103,7 @@ def answers_page(model_runs: list[list[Run]], names: list[str], folder: str, fir
                                               f"doc{sample.get('doc_id', 0)}_r{k}.wav")
                         os.makedirs(os.path.join(folder, os.path.dirname(target)), exist_ok=True)
                         shutil.copyfile(source, os.path.join(folder, target))
-                        quality = ", ".join(f"{m} {v:.3f}" for m, v in (said.get("quality") or {}).items())
+                        quality = ", ".join(shown(m, v) for m, v in (said.get("quality") or {}).items())
                         players.append(
                             f'<audio controls preload="metadata" src="{html.escape(target)}"></audio>'
                             f"<p><b>transcript</b> {html.escape(said.get('transcript') or '')}</p>"

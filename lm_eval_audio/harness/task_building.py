@@ -188,7 +188,7 @@ def audio_task_class(base):
                 # it sounds
                 scores = {**scores, **spoken_scores.per_document(self.task_name, results)}
                 if self._rated():
-                    scores = {**scores, **speech_quality.per_document(self._rated(), results)}
+                    scores = {**scores, **speech_quality.per_document(self._rated(), results, doc)}
             return scores
 
         def _rated(self) -> list[str]:
