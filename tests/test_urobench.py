@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from types import SimpleNamespace
 import zipfile
 
 import pytest
@@ -111,6 +112,56 @@ def test_the_repeat_score_is_evaluates_ok_rate_times_one_minus_the_ok_items_rate
     assert scoring.urobench_score([{"doc_id": 0, "rate": 0.9}], _Task()) == 0.0  # no ok item: 0, as the script
 
 
+def _mark_emotion(language, answer, reference, emotion_scores, emotion) -> float:
+    """metrics/mark_emotion.py:110-150 restated: emo2num's index into FunASR's nine scores, WER transcript first."""
+    emo2num = {"angry": 0, "disgusted": 1, "fearful": 2, "happy": 3, "neutral": 4, "other": 5, "sad": 6,
+               "surprised": 7, "unknown": 8}
+    wer = min(scoring.repeat_rate(language, answer, reference), 1)
+    return emotion_scores[emo2num[emotion]] * (1 - wer) * 100
+
+
+def test_genemotion_is_the_emotions_probability_times_one_minus_the_error_rate(tmp_path):
+    from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
+    from lm_eval_audio.model_wrappers.emotion2vec import LABELS
+
+    task = SimpleNamespace(name="urobench_pro_genemotion_en", **{k: getattr(_Task(), k) for k in ("items", "notes")})
+    task.report_item_scores = lambda metric, scores: task.items.update({metric: list(scores)})
+    docs = data.load_docs(data.SUBSETS["GenEmotion-en"], {}, True, notes=DataNotes())
+    assert [(d["target_emotion"], d["reference"]) for d in docs] == [
+        ("happy", "We won the match today."), ("sad", "The old tree fell in the storm.")]
+    heard = [[0.05, 0.0, 0.0, 0.7, 0.15, 0.05, 0.05, 0.0, 0.0], [0.1, 0.0, 0.1, 0.1, 0.2, 0.0, 0.4, 0.1, 0.0]]
+    transcripts = ["We won the match today", "The old tree fell in a storm"]
+    answers = [SpokenAnswer(t, t, {"path": "a.wav", "sha256": "0" * 64, "seconds": 2.0},
+                            quality={"emotion": dict(zip(LABELS, h))}) for t, h in zip(transcripts, heard)]
+    items = [scoring.process_results(d, [a], task)[scoring.SCORE] for d, a in zip(docs, answers)]
+    expected = [_mark_emotion("en", t, d["reference"], h, d["target_emotion"])
+                for t, h, d in zip(transcripts, heard, docs)]
+    assert expected == pytest.approx([70.0, 40 * (1 - 1 / 7)])  # "a" for "the": one of seven words
+    assert scoring.urobench_score(items, task) == pytest.approx(sum(expected) / 2, abs=1e-12)
+    # no spoken answer: 0 in N (the script's missing wav); an answer emotion2vec could not rate: left out
+    unspoken = scoring.process_results(docs[0], [""], task)[scoring.SCORE]
+    unrated = scoring.process_results(docs[1], [SpokenAnswer("x", "x", {"path": "b.wav", "sha256": "1" * 64,
+                                                                        "seconds": 1.0})], task)[scoring.SCORE]
+    assert unspoken["emotion"] == 0.0 and unrated["emotion"] is None
+    assert scoring.urobench_score([items[0], unspoken, unrated], task) == pytest.approx(expected[0] / 2)
+    assert task.items[scoring.SCORE][2] == (1, None)
+
+    folder = tmp_path / "URO-Bench-data" / "pro" / "GenEmotion-en"
+    (folder / "audio").mkdir(parents=True)
+    (folder / "audio" / "0000.wav").write_bytes((data.DATA.sample / "pro" / "GenEmotion-en" / "audio" / "0000.wav")
+                                                .read_bytes())
+    rows = [{"source_wav": "audio/0000.wav", "source_text": "Say it gladly.", "emotion": "Happy"},
+            {"source_wav": "audio/0000.wav", "source_text": "Say it proudly.", "emotion": "proud"},
+            {"source_wav": "audio/0000.wav", "source_text": "Say it."}]
+    (folder / "test.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    notes = DataNotes()
+    docs = data.load_docs(data.SUBSETS["GenEmotion-en"], {"urobench_data_dir": str(tmp_path / "URO-Bench-data")},
+                          False, notes=notes)
+    assert [d["target_emotion"] for d in docs] == ["happy"]
+    said = json.dumps(notes.__dict__, default=str)
+    assert "'proud' is none of emotion2vec's labels" in said and "lacks emotion" in said
+
+
 def _metadata(task: str, judge, tmp_path, **more) -> dict:
     """The task YAML's metadata (its judge's settings: the paper's), with the scripted judge's endpoint."""
     return {**yaml_metadata(data.DATA.folder / f"{task}.yaml"), "judge_base_url": judge.base_url,
@@ -214,7 +265,7 @@ def test_a_subset_this_plugin_cannot_score_stops_the_run_before_the_model_loads(
     assert "Loading" not in proc.stderr and not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("task, named", [("urobench_pro_genemotion_zh", "emotion2vec"),
+@pytest.mark.parametrize("task, named", [("urobench_pro_srt_zh", "Gemini"),
                                          ("urobench_pro_mtbencheval_en", "earlier answers"),
                                          ("urobench_pro_speakeraware_zh", "earlier answers")])
 def test_each_subset_it_cannot_score_says_why(task, named):
@@ -238,16 +289,26 @@ def test_the_groups_are_the_tracks_of_the_subsets_it_scores():
                   and data.unsupported(s) is None]
         assert group["task"] == wanted and group["aggregate_metric_list"] == [
             {"metric": "urobench_score", "weight_by_size": False}]
-    assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 33 and len(data.SUBSETS) == 40
+    assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 35 and len(data.SUBSETS) == 40
 
 
-@pytest.mark.slow  # one cascade run of about 50 s: one item of each subset of URO-Bench's sample and VocalBench's
+@pytest.mark.slow  # one cascade run of about 60 s: one item of each subset of URO-Bench's sample and VocalBench's
 def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_as_their_scripts_do(tmp_path):
     """URO-Bench's and VocalBench's samples in one run (one cascade loaded), each benchmark's judge at its own
-    scripted endpoint."""
+    scripted endpoint; with them the two emotion tasks (GenEmotion-en, VocalBench's emotion) on the samples' data,
+    heard by a random-weight emotion2vec laid out as the Hub's, their UTMOS by a checkpoint laid out as SpeechMOS's."""
+    import torch
     from scripted_judge import ScriptedJudge
+    from test_speech_quality import speechmos_state
 
+    from lm_eval_audio.metrics.speech_quality import emotion_score
+    from lm_eval_audio.model_wrappers import utmos22
+    from lm_eval_audio.testing import tiny_emotion2vec
+    from lm_eval_audio.tasks.vocalbench import data as vocalbench_data
     from lm_eval_audio.tasks.vocalbench import scoring as vocalbench_scoring
+
+    emotion_model = tiny_emotion2vec.build(str(tmp_path / "emotion2vec"))
+    torch.save(speechmos_state(), tmp_path / utmos22.FILE)
 
     def uro_reply(prompt):
         return "Yes" if "Please only output a single" in prompt else "4"
@@ -259,9 +320,14 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     with ScriptedJudge(reply=uro_reply, models=("gpt-4o-mini",)) as uro, \
             ScriptedJudge(reply_for=vocal_reply_for, models=("qwen-max-2025-01-25",)) as vocal:
         metadata = {"judge_base_url": uro.base_url, "vocalbench_judge_base_url": vocal.base_url,
-                    "vocalbench_judge_api_key_env": "OPENAI_API_KEY", "judge_cache": str(tmp_path / "j.sqlite")}
-        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", "urobench_sample,vocalbench_sample",
-                        "--output_path", str(out), "--log_samples", "--limit", "1", "--metadata", json.dumps(metadata)],
+                    "vocalbench_judge_api_key_env": "OPENAI_API_KEY", "judge_cache": str(tmp_path / "j.sqlite"),
+                    "urobench_data_dir": str(data.DATA.sample), "vocalbench_data_dir": str(vocalbench_data.DATA.sample),
+                    "emotion_model": str(emotion_model), "utmos_checkpoint": str(tmp_path / utmos22.FILE),
+                    "answer_asr": "bundled"}  # the real tasks on the samples' data, offline
+        tasks = "urobench_sample,vocalbench_sample,urobench_pro_genemotion_en,vocalbench_emotion"
+        proc = run_cli(["lm_eval", "--model", "cascade", "--tasks", tasks,
+                        "--output_path", str(out), "--log_samples", "--limit", "1", "--metadata", json.dumps(metadata),
+                        "--gen_kwargs", "max_gen_toks=48"],  # the samples' own: the real tasks allow 1024
                        env_extra={"OPENAI_API_KEY": "sk-test-key-0000"})
         prompts_seen = [r["messages"][1]["content"] for r in uro.requests]
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -296,6 +362,22 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     right = vocalbench_scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])
     assert results["vocalbench_sample_knowledge"]["vocalbench_acc,none"] == 100.0 * right
     assert all(r["model"] == "qwen-max-2025-01-25" and r["temperature"] == 0.0 for r in vocal.requests)
+
+    # emotion: each answer's nine probabilities logged, read against the document's emotion as each script reads it
+    for task in ("urobench_pro_genemotion_en", "vocalbench_emotion"):
+        sample = logged(task)
+        (said,) = sample["spoken_answer"]
+        heard = emotion_score(said["quality"]["emotion"], sample["doc"]["target_emotion"])
+        assert results[task]["emotion,none"] == pytest.approx(heard) and results[task]["speech_unrated,none"] == 0
+    assert results["vocalbench_emotion"]["vocalbench_rating,none"] == 3.0
+    sample = logged("urobench_pro_genemotion_en")
+    (said,) = sample["spoken_answer"]
+    rate = min(scoring.repeat_rate("en", said["transcript"], sample["doc"]["reference"]), 1)
+    probability = said["quality"]["emotion"][sample["doc"]["target_emotion"]]
+    assert results["urobench_pro_genemotion_en"]["urobench_score,none"] == pytest.approx(probability * (1 - rate) * 100)
+    assert isinstance(results["urobench_pro_genemotion_en"]["utmos,none"], float)  # rated: a number
+    spoken = results_json(out)["lm_eval_audio_spoken"]["urobench_pro_genemotion_en"]["quality"]["raters"]
+    assert spoken["emotion2vec"]["model"] == str(emotion_model) and spoken["utmos"]["sample_rate"] == 16000
 
 
 def test_a_group_gives_no_mean_of_a_score_only_some_of_its_tasks_report(caplog):

@@ -163,3 +163,40 @@ def test_the_sets_are_read_in_their_layout_and_the_hub_gives_only_the_clips_run(
         fetch_clips(docs[0]["audio"], notes, "vocalbench_knowledge")  # what --limit 1 evaluates
         assert fetched() == ["json/knowledge.json", "audio/knowledge/000.wav"]
     assert notes.entries["sources"]["VocalBench knowledge"]["repo_id"] == data.DATA.repo
+
+
+def _calc_emotion_acoustic(nine_scores, score):
+    """utils/calc_emotion_acoustic.py:44-49 restated on FunASR's scores under VocalBench's tokens.txt (README.md:207:
+    disgusted, fearful and other marked unused, so six scores, <unk> last): logs, the last dropped, a softmax."""
+    import numpy as np
+
+    kept = np.array([nine_scores[i] for i in (0, 3, 4, 6, 7, 8)])  # angry, happy, neutral, sad, surprised, <unk>
+    six = kept / kept.sum()  # FunASR's softmax with the unused three at minus infinity
+    logits = np.log(six)[:-1]
+    five = np.exp(logits - np.max(logits)) / np.exp(logits - np.max(logits)).sum()
+    return float(sum(a * b for a, b in zip(five, score)))
+
+
+def test_the_acoustic_emotion_score_weights_the_items_score_by_five_emotions(tmp_path):
+    from lm_eval_audio.metrics.speech_quality import emotion_score
+    from lm_eval_audio.model_wrappers.emotion2vec import LABELS
+
+    docs = data.load_docs("emotion", {}, True, notes=DataNotes())
+    assert docs[0]["target_emotion"] == {"angry": 1, "happy": 1, "neutral": 3, "sad": 5, "surprised": 2}
+    for nine in ([0.05, 0.01, 0.02, 0.6, 0.2, 0.02, 0.05, 0.04, 0.01], [0.3, 0.1, 0.1, 0.05, 0.05, 0.1, 0.2, 0.05, 0.05]):
+        for doc in docs:
+            ours = emotion_score(dict(zip(LABELS, nine)), doc["target_emotion"])
+            assert ours == pytest.approx(_calc_emotion_acoustic(nine, list(doc["target_emotion"].values())), abs=1e-12)
+
+    folder = tmp_path / "vb"
+    (folder / "json").mkdir(parents=True)
+    (folder / "audio" / "emotion").mkdir(parents=True)
+    (folder / "audio" / "emotion" / "000.wav").write_bytes(
+        (data.DATA.sample / "audio" / "emotion" / "000.wav").read_bytes())
+    items = [{"Qid": f"emotion-00{i}", "Audio": "emotion/000.wav", "Question": "Why?", "Question_emo": "sad",
+              "Score": score} for i, score in enumerate(([5, 1, 2, 4, 2], [5, 1, 2], "high"))]
+    (folder / "json" / "emotion.json").write_text(json.dumps(items), encoding="utf-8")
+    notes = DataNotes()
+    docs = data.load_docs("emotion", {"vocalbench_data_dir": str(folder)}, False, notes=notes)
+    assert [d["uniq_id"] for d in docs] == ["emotion-000"]
+    assert json.dumps(notes.__dict__, default=str).count("is not five numbers") == 2

@@ -4,7 +4,8 @@ test.jsonl`` (scripts/example.sh:14: ``${uro_data_dir}/${level}/${dataset_name}/
 ``source_wav`` (the question's clip, relative to the jsonl's folder: examples/example-test/inference_for_eval.py:59),
 ``source_text`` (what is said in it), ``target_text`` (the reference: a string, or a list the script joins with
 " / "; where absent the reference is ``source_text``, inference_for_eval.py:60-75), and per subset ``style``
-(GenStyle), ``emotion`` (UnderEmotion) or ``requirement`` (Multilingual: the language to answer in).
+(GenStyle), ``emotion`` (UnderEmotion: the user's; GenEmotion: the one to answer with, one of emotion2vec's labels,
+metrics/mark_emotion.py:98-118) or ``requirement`` (Multilingual: the language to answer in).
 
 The archive is fetched whole (every subset is in it) and unzipped once into the cache. ``URO_BENCH_DATA_DIR`` (or
 ``urobench_data_dir`` in ``--metadata``) names a local ``URO-Bench-data`` folder instead.
@@ -108,8 +109,6 @@ NOT_SUPPORTED = {
           "(inference_multi.py), and no model wrapper here holds a spoken conversation yet",
     "srt": "its judge is Gemini 2.0 Flash listening to the spoken answer (metrics/mark_gemini.py), and no judge here "
            "hears audio yet",
-    "ge": "it is scored by emotion2vec_plus_large (metrics/mark_emotion.py), whose weights come from ModelScope or the "
-          "Hub through FunASR, which this plugin cannot fetch or test yet",
 }
 # Fields a subset's scoring reads beside the question and the reference (mark_gpt.py reads them from test.jsonl)
 EXTRA_FIELD = {"gs": "style", "ue": "emotion", "ml": "requirement"}
@@ -165,12 +164,18 @@ def _reference(item: dict) -> str:
 
 
 def _problem(item, subset: Subset) -> str | None:
+    from lm_eval_audio.model_wrappers.emotion2vec import LABELS
+
     if not isinstance(item, dict):
         return "is not a JSON object"
     need = ["source_wav", "source_text"] + ([EXTRA_FIELD[subset.mode]] if subset.mode in EXTRA_FIELD else [])
+    need += ["emotion"] if subset.mode == "ge" else []
     missing = [k for k in need if item.get(k) in (None, "")]
     if missing:
         return f"lacks {', '.join(missing)}"
+    if subset.mode == "ge" and str(item["emotion"]).strip().lower() not in LABELS:
+        # mark_emotion.py:98-118 indexes emotion2vec's scores by it: any other value stops the script
+        return f"emotion {item['emotion']!r} is none of emotion2vec's labels ({', '.join(LABELS)})"
     if leaves_folder(str(item["source_wav"])):
         return f"source_wav {item['source_wav']!r} leads outside the subset's folder: refused"
     return None
@@ -203,6 +208,8 @@ def load_docs(subset: Subset, metadata: dict, sample: bool, *, notes: DataNotes)
                "audio": [str(audio)], "audio_problem": problem}
         if subset.mode in EXTRA_FIELD:
             doc[EXTRA_FIELD[subset.mode]] = str(item[EXTRA_FIELD[subset.mode]])
+        if subset.mode == "ge":  # the emotion the answer is to be said with (the emotion metric's target)
+            doc["target_emotion"] = str(item["emotion"]).strip().lower()
         docs.append(doc)
     invalid.warn(path)
     if not docs:

@@ -6,7 +6,8 @@ Laid out exactly as ``URO-Bench-data`` unzips (Ruiqi-Yan/URO-Bench@9e74bc04 scri
 ``<basic|pro>/<subset>/test.jsonl``, one item a line, ``source_wav`` relative to the file's folder, with the fields
 the scripts read: ``source_text``, ``target_text`` where the subset has a reference (a list in one Summary item, as
 some published items are), ``style``, ``emotion``. English subsets of each scoring mode the sample runs offline
-(wer, semi-open, qa, open; ue, sf, gs); two items each, spoken by espeak-ng.
+(wer, semi-open, qa, open; ue, sf, gs), and GenEmotion-en (ge, which needs emotion2vec's weights: not in
+``urobench_sample``); two items each, spoken by espeak-ng.
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ SUBSETS = {  # (track, subset) -> items: the fields of test.jsonl but source_wav
          "target_text": "Arr, the sun be shinin' bright on the deck this fine mornin', matey!"},
         {"source_text": "Tell me about the rain like a poet.", "style": "poetic",
          "target_text": "Soft silver threads fall from a sleeping sky."},
+    ],
+    ("pro", "GenEmotion-en"): [
+        {"source_text": "Say happily: we won the match today.", "emotion": "happy",
+         "target_text": "We won the match today."},
+        {"source_text": "Say sadly: the old tree fell in the storm.", "emotion": "sad",
+         "target_text": "The old tree fell in the storm."},
     ],
 }
 

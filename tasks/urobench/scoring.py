@@ -16,6 +16,12 @@ answer (``asr_for_eval.py``'s, here the answers' recognizer's):
   ``cn2an.transform(strip().lower(), "an2cn")``, ``jiwer.cer``. jiwer 3.0.5 (their pin) raises on an empty reference
   and the script scores that 1; jiwer 4 returns the insertions there, so an empty transcript is 1 here explicitly.
 
+* ``urobench_score`` of GenEmotion-en and -zh (metrics/mark_emotion.py ``eval_ge``, 124-153): each item's
+  probability of its ``emotion`` under emotion2vec+ large's nine-label softmax (the ``emotion`` metric,
+  ``metrics.speech_quality``), times ``1 - min(error rate, 1)`` (the error rate as Repeat's, transcript first), times
+  100; the score is their mean over N. An answer that is not there scores 0 (the script's missing wav, 119-120);
+  one the recognizer could not rate is left out of N and counted (``speech_unrated``).
+
 A track's score (``urobench_basic_en`` and the others) is the unweighted mean of its subsets' scores, and
 ``urobench``'s the mean of every subset run (evaluate.py ``final score on basic_en`` and ``final_score``): lm-eval's
 group mean over the leaf tasks with ``weight_by_size: false``.
@@ -27,7 +33,8 @@ import string
 
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
-from lm_eval_audio.metrics.spoken_answer import said
+from lm_eval_audio.metrics.speech_quality import answer_value
+from lm_eval_audio.metrics.spoken_answer import SpokenAnswer, said
 from lm_eval_audio.tasks.urobench import judges
 from lm_eval_audio.tasks.urobench.data import EXTRA_FIELD, subset_of_task
 
@@ -70,6 +77,9 @@ def process_results(doc: dict, results: list, task) -> dict:
     out = {"audio_missing": float(missing)}
     if subset.mode == "wer":
         out[SCORE] = {"doc_id": doc["doc_id"], "rate": repeat_rate(doc["language"], answer, doc["reference"])}
+    elif subset.mode == "ge":
+        out[SCORE] = {"doc_id": doc["doc_id"], "mode": "ge", "emotion": _emotion_heard(doc, results, missing),
+                      "rate": repeat_rate(doc["language"], answer, doc["reference"])}
     elif task.judged:
         item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "mode": subset.mode, "question": doc["question"],
                 "reference": doc["reference"], "response": answer, "unanswered": answer in ("", " ")}
@@ -77,6 +87,26 @@ def process_results(doc: dict, results: list, task) -> dict:
             item[EXTRA_FIELD[subset.mode]] = doc[EXTRA_FIELD[subset.mode]]
         out.update({SCORE: item, "judge_failures": item})
     return out
+
+
+def _emotion_heard(doc: dict, results: list, missing: bool) -> float | None:
+    """The probability of the document's emotion in its spoken answer; 0 where there is no answer to hear (the
+    script's missing wav), None where the recognizer could not rate one."""
+    answer = results[0] if results else None
+    if missing or not isinstance(answer, SpokenAnswer) or not answer.audio.get("seconds"):
+        return 0.0
+    return answer_value(answer, "emotion", doc)
+
+
+def _genemotion_score(items: list[dict], task) -> float:
+    """mark_emotion.py:146-153: ``posibility_emo * (1 - min(WER, 1)) * 100``, averaged over the rated items."""
+    scores = [(i["doc_id"], None if i["emotion"] is None else i["emotion"] * (1 - min(i["rate"], 1.0)) * 100)
+              for i in items]
+    task.report_item_scores(SCORE, scores)
+    rated = [score for _, score in scores if score is not None]
+    if not rated:
+        return task.not_a_number(SCORE, "emotion2vec rated none of the answers (speech_unrated counts them)")
+    return sum(rated) / len(rated)
 
 
 def _verdicts(items: list[dict], task) -> list[list[int] | None]:
@@ -98,6 +128,8 @@ def _repeat_score(items: list[dict], task) -> float:
 
 
 def urobench_score(items: list[dict], task) -> float:
+    if items[0].get("mode") == "ge":
+        return _genemotion_score(items, task)
     if "rate" in items[0]:
         return _repeat_score(items, task)
     scale = SCALE.get(items[0]["mode"], 20)

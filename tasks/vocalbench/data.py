@@ -29,10 +29,13 @@ SETS = {
     "reasoning": (1000, ("Answer",)),
     "creativity": (400, ("Category",)),
     "single_round": (200, ()),
-    "emotion": (500, ("Question_emo",)),
+    "emotion": (500, ("Question_emo", "Score")),
     "safety": (400, ()),
 }
 AUDIO = "audio"
+# the labels of an emotion item's five ``Score`` values, in order (its ``Rate_text``: "Angry: 5; Happy: 1; ...";
+# utils/calc_emotion_acoustic.py zips them with emotion2vec's, tokens.txt as README.md:207 writes it)
+SCORED_EMOTIONS = ("angry", "happy", "neutral", "sad", "surprised")
 
 
 class VocalBenchDataError(LayoutDataError):
@@ -64,6 +67,9 @@ def _problem(item, needed: tuple[str, ...]) -> str | None:
         return f"lacks {', '.join(missing)}"
     if leaves_folder(str(item["Audio"])):
         return f"Audio {item['Audio']!r} leads outside the audio folder: refused"
+    if "Score" in needed and not (isinstance(item["Score"], list) and len(item["Score"]) == len(SCORED_EMOTIONS)
+                                  and all(isinstance(v, (int, float)) for v in item["Score"])):
+        return f"Score {item['Score']!r} is not five numbers ({', '.join(SCORED_EMOTIONS)})"
     if "Category" in needed and not _judge_prompt_of(str(item["Category"])).is_file():
         # found here, not when the judge is asked after the model has answered
         return f"Category {item['Category']!r} has no judge prompt (prompts/creativity/)"
@@ -101,7 +107,8 @@ def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) 
                      "question": str(item["Question"]), "answer": str(item.get("Answer", "")),
                      "category": str(item.get("Category", "")), "topic": str(item.get("Topic", "")),
                      "source": str(item.get("Source", "")), "question_emotion": str(item.get("Question_emo", "")),
-                     "audio": [str(audio)], "audio_problem": problem})
+                     "audio": [str(audio)], "audio_problem": problem,
+                     **({"target_emotion": dict(zip(SCORED_EMOTIONS, item["Score"]))} if "Score" in needed else {})})
     invalid.warn(path)
     if not docs:
         raise VocalBenchDataError(f"{label}: {path} lists no usable item; use the complete official list")
