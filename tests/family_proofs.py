@@ -40,4 +40,12 @@ def batched_clips() -> list[str]:
             if family_adapters.adapter_class(f).audio_method is None]
 
 
+def first_quick_rest_slow(fixtures: list[str]) -> list:
+    """A proof's tiny models as pytest parameters: the first in the README's test command, the others marked slow
+    (.ci/run runs them all), where every family's run of a proof costs 5 to 20 s and the command has six minutes."""
+    import pytest
+
+    return [fixture if i == 0 else pytest.param(fixture, marks=pytest.mark.slow) for i, fixture in enumerate(fixtures)]
+
+
 PROOFS = {"every_family": every_family, "encoded_alone": encoded_alone, "batched_clips": batched_clips}

@@ -47,7 +47,7 @@ def _prompt_forwards(model) -> tuple[list[int], object]:
     return rows, model.model.register_forward_pre_hook(hook, with_kwargs=True)
 
 
-@pytest.mark.parametrize("tiny_model", FAMILIES)
+@pytest.mark.parametrize("tiny_model", family_proofs.first_quick_rest_slow(FAMILIES))
 def test_a_batch_answers_exactly_as_batch_size_1_in_two_calls_per_sixteen_clips(tiny_model, request, varied_clips):
     """Greedy answers identical and log-likelihoods within 1e-4 at batch sizes 1, 4 and 8; at batch 8 the 16 requests
     with audio take 2 generate() calls of 8 rows (not 16 of one), and the audio encoder runs once per request (or,

@@ -293,7 +293,7 @@ def _spoken_digits(pretrained, out, batch_size, audio="full"):
     return samples
 
 
-@pytest.mark.parametrize("tiny_model", family_proofs.every_family())
+@pytest.mark.parametrize("tiny_model", family_proofs.first_quick_rest_slow(family_proofs.every_family()))
 def test_a_family_on_spoken_digits_through_lm_eval(tiny_model, request, tmp_path):
     """Plain lm_eval, generation and multiple choice: batch size 1 and 4 agree, and silence in place of
     the clips changes the answers."""
