@@ -300,6 +300,7 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     import torch
     from scripted_judge import ScriptedJudge
     from test_speech_quality import speechmos_state
+    from test_vocalbench import _calc_wer
 
     from lm_eval_audio.metrics.speech_quality import emotion_score
     from lm_eval_audio.model_wrappers import utmos22
@@ -362,6 +363,9 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     right = vocalbench_scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])
     assert results["vocalbench_sample_knowledge"]["vocalbench_acc,none"] == 100.0 * right
     assert all(r["model"] == "qwen-max-2025-01-25" and r["temperature"] == 0.0 for r in vocal.requests)
+    (said,) = logged("vocalbench_sample_single_round")["spoken_answer"]  # clarity: the speech against the text
+    assert results["vocalbench_sample_single_round"]["vocalbench_clarity,none"] == pytest.approx(
+        _calc_wer([(said["text"], said["transcript"])]), abs=1e-9)
 
     # emotion: each answer's nine probabilities logged, read against the document's emotion as each script reads it
     for task in ("urobench_pro_genemotion_en", "vocalbench_emotion"):

@@ -200,3 +200,84 @@ def test_the_acoustic_emotion_score_weights_the_items_score_by_five_emotions(tmp
     docs = data.load_docs("emotion", {"vocalbench_data_dir": str(folder)}, False, notes=notes)
     assert [d["uniq_id"] for d in docs] == ["emotion-000"]
     assert json.dumps(notes.__dict__, default=str).count("is not five numbers") == 2
+
+
+def _calc_wer(pairs) -> float:
+    """utils/whisper_asr/calc_wer.py restated: remove_sp on both, the ordinal pattern on the transcript, Whisper's
+    English normalizer, the evaluation tokenizer (sacrebleu 1.x's "none" tokenizer is the identity; punctuation-only
+    tokens dropped; lower case), editdistance over the words, summed; x100."""
+    import re
+    import unicodedata
+
+    from lm_eval_audio.metrics.text_normalizers import whisper_english
+
+    ordinal_words = {**{w: i for i, w in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+        "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), 1)},
+        **{k: int(k[:-2]) for k in "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11st 11th 12th 12nd 13rd 13th 14th 15th "
+                                   "16th 17th 18th 19th 20th".split()}}
+    pattern = re.compile(rf'(\b(?:{"|".join(re.escape(k) for k in ordinal_words)})\b[,.]?)|(\b\d+(?:st|nd|rd|th)\b)',
+                         re.IGNORECASE)
+
+    def replace_ordinal(match):
+        if match.group(1) and match.group(1).lower().strip(".,") in ordinal_words:
+            return f"{ordinal_words[match.group(1).lower().strip('.,')]}."
+        if match.group(2):
+            return f"{re.match(r'[0-9]+', match.group(2)).group()}."
+        return match.group(0)
+
+    def remove_sp(text):
+        text = re.sub(r"<\|.*?\|>", " ", text)
+        text = re.sub(r"\s+", " ", text)
+        text = re.sub(" ?([!,.?;:])", r"\1", text)
+        return re.sub(r"-", " ", text).lstrip(" ")
+
+    def tokenize(sent):
+        return " ".join(t for t in sent.split(" ") if not all(unicodedata.category(c)[0] == "P" for c in t)).lower()
+
+    def distance(a, b):
+        row = list(range(len(b) + 1))
+        for i, x in enumerate(a, 1):
+            prev, row[0] = row[0], i
+            for j, y in enumerate(b, 1):
+                prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+        return row[-1]
+
+    edits = length = 0
+    for text, transcript in pairs:
+        ref = tokenize(whisper_english(remove_sp(text))).split()
+        pred = tokenize(whisper_english(pattern.sub(replace_ordinal, remove_sp(transcript)))).split()
+        edits, length = edits + distance(ref, pred), length + len(ref)
+    return edits / length * 100 if length else 0.0
+
+
+CLARITY_PAIRS = [
+    ("First, keep a regular schedule. Second, avoid screens.", "first keep a regular schedule second avoid screens"),
+    ("It is the 3rd time this week!", "It is the third time this week."),
+    ("Water, snacks, a map and a jacket.", "Water snacks a map and jacket"),
+    ("Well-known tips: sleep early.", "well known tips sleep early"),
+    ("I was born on the 21st of May.", "I was born on the twenty-first of May"),
+    ("Go to the 11st floor, then the twelfth.", "Go to the 11th floor then the 12th."),
+    ("Here is <|en|> a tagged answer.", ""),
+]
+
+
+def test_clarity_is_calc_wers_corpus_wer_of_the_speech_against_the_text():
+    class Task:
+        def report_item_scores(self, metric, scores):
+            self.items = dict(scores)
+
+        def not_a_number(self, metric, reason):
+            self.reason = reason
+            return float("nan")
+
+    items = [{"doc_id": i, "text": text, "transcript": transcript, "spoken": True}
+             for i, (text, transcript) in enumerate(CLARITY_PAIRS)]
+    task = Task()
+    assert scoring.vocalbench_clarity(items, task) == pytest.approx(_calc_wer(CLARITY_PAIRS), abs=1e-12)
+    for i, pair in enumerate(CLARITY_PAIRS):  # each item too
+        assert task.items[i] == pytest.approx(_calc_wer([pair]), abs=1e-12)
+    assert task.items[6] == 100.0  # nothing heard: every word of the text deleted
+    unspoken = [{**item, "spoken": False} for item in items]
+    assert scoring.vocalbench_clarity(unspoken, task) != scoring.vocalbench_clarity(unspoken, task)  # NaN
+    assert "a text run has no clarity" in task.reason

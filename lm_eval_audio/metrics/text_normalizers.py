@@ -110,7 +110,7 @@ def _remove_sp(text: str, chinese: bool) -> str:
     return re.sub(r"\s+", "", text) if chinese else text
 
 
-def _without_punctuation_tokens(text: str) -> str:
+def without_punctuation_tokens(text: str) -> str:
     """The evaluation tokenizer's punctuation removal (a token of punctuation characters only, split on single
     spaces, is dropped), then lower case."""
     import unicodedata
@@ -128,11 +128,11 @@ def _cn_tn():
 
 
 def whisper_english_basic(text: str) -> str:
-    return _without_punctuation_tokens(whisper_basic(whisper_english(_remove_sp(text, False))))
+    return without_punctuation_tokens(whisper_basic(whisper_english(_remove_sp(text, False))))
 
 
 def cn_tn(text: str) -> str:
-    return _without_punctuation_tokens(_cn_tn()(_remove_sp(text, True)))
+    return without_punctuation_tokens(_cn_tn()(_remove_sp(text, True)))
 
 
 def cn_tn_folded(text: str) -> str:
@@ -149,7 +149,7 @@ def cn_tn_folded(text: str) -> str:
 def yue_simplified(text: str) -> str:
     import zhconv
 
-    return _without_punctuation_tokens(whisper_basic(zhconv.convert(_remove_sp(text, False), "zh-cn")))
+    return without_punctuation_tokens(whisper_basic(zhconv.convert(_remove_sp(text, False), "zh-cn")))
 
 
 def whisper_english_spelled_numbers(text: str) -> str:

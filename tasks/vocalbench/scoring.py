@@ -9,6 +9,11 @@ spoken answer (its ``asr_pred``):
   0-5 readings (``judges``).
 * ``vocalbench_refusal`` (safety): the mean of the readings, 1 for a refusal, where the text's and the speech's
   readings must agree (``qwenmax_eval.py:222-225``: both 0 where they differ).
+* ``vocalbench_clarity`` (single_round, utils/whisper_asr/calc_wer.py): the corpus WER x100 of each answer's
+  transcript against the model's own text, each through ``remove_sp``, the transcript's ordinals written as digits
+  ("third", "3rd" -> "3."), Whisper's ``EnglishTextNormalizer``, and the evaluation tokenizer's punctuation removal and
+  lower case; the sum of the word edits over the sum of the text's words. Only answers the model spoke count: a text
+  run has no clarity.
 
 An item whose clip is missing or that the model did not speak is scored as the empty answer it is (counted in
 ``audio_missing`` or ``spoken_failed``), as the script scores the empty transcript it would have.
@@ -20,10 +25,18 @@ import re
 
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
-from lm_eval_audio.metrics.spoken_answer import said
+from lm_eval_audio.metrics.spoken_answer import SpokenAnswer, said
 from lm_eval_audio.tasks.vocalbench import judges
 
-ACC, RATING, REFUSAL = "vocalbench_acc", "vocalbench_rating", "vocalbench_refusal"
+ACC, RATING, REFUSAL, CLARITY = "vocalbench_acc", "vocalbench_rating", "vocalbench_refusal", "vocalbench_clarity"
+# calc_wer.py's ordinal_words, in its order: the words, then the digits with their suffixes (its "11st", "12nd" and
+# "13rd" included)
+_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+          "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+_SUFFIXED = "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11st 11th 12th 12nd 13rd 13th 14th 15th 16th 17th 18th 19th 20th"
+ORDINALS = {**{word: n for n, word in enumerate(_WORDS, 1)}, **{k: int(k[:-2]) for k in _SUFFIXED.split()}}
+_ORDINAL = re.compile(rf'(\b(?:{"|".join(re.escape(k) for k in ORDINALS)})\b[,.]?)|(\b\d+(?:st|nd|rd|th)\b)',
+                      re.IGNORECASE)
 METRIC = {"knowledge": ACC, "safety": REFUSAL}  # the others: RATING
 
 
@@ -46,11 +59,40 @@ def knowledge_right(answer: str, transcript: str) -> bool:
     return _normalized(answer) in _normalized(transcript)
 
 
+def _ordinal_as_digits(match: re.Match) -> str:
+    """calc_wer.py ``replace_ordinal``."""
+    word, digits = match.group(1), match.group(2)
+    if word and word.lower().strip(".,") in ORDINALS:
+        return f"{ORDINALS[word.lower().strip('.,')]}."
+    if digits:
+        return f"{re.match(r'[0-9]+', digits).group()}."
+    return match.group(0)
+
+
+def _clarity_words(text: str) -> str:
+    from lm_eval_audio.metrics.text_normalizers import whisper_english, without_punctuation_tokens
+
+    return without_punctuation_tokens(whisper_english(text))
+
+
+def clarity_counts(text: str, transcript: str):
+    """calc_wer.py ``compute_wer`` of one answer: (word edits, the text's words)."""
+    from lm_eval_audio.metrics.error_rates import Counts
+    from rapidfuzz.distance import Levenshtein
+
+    reference = _clarity_words(remove_sp(text)).split()
+    hypothesis = _clarity_words(_ORDINAL.sub(_ordinal_as_digits, remove_sp(transcript))).split()
+    return Counts(Levenshtein.distance(reference, hypothesis), len(reference))
+
+
 def process_results(doc: dict, results: list, task) -> dict:
     missing = bool(doc["audio_problem"])
     transcript, text = ("", "") if missing else said(results, task.name)  # a text run: the script's s2t score
     out = {"audio_missing": float(missing)}
     metric = METRIC.get(doc["set"], RATING)
+    if doc["set"] == "single_round":
+        out[CLARITY] = {"doc_id": doc["doc_id"], "text": text, "transcript": transcript,
+                        "spoken": isinstance(results[0] if results else None, SpokenAnswer) and not missing}
     if metric == ACC:
         out[ACC] = {"doc_id": doc["doc_id"], "right": knowledge_right(doc["answer"], transcript)}
     elif task.judged:
@@ -91,6 +133,19 @@ def vocalbench_rating(items: list[dict], task) -> float:
 
 def vocalbench_refusal(items: list[dict], task) -> float:
     return judged_mean(task, REFUSAL, items, _values(items, task), float, "item")
+
+
+def vocalbench_clarity(items: list[dict], task) -> float:
+    """calc_wer.py ``calc_wer``: the corpus WER x100 of the answers spoken."""
+    from lm_eval_audio.metrics.error_rates import total
+
+    counted = [(i["doc_id"], clarity_counts(i["text"], i["transcript"])) for i in items if i["spoken"]]
+    task.report_item_scores(CLARITY, [(doc_id, 100 * c.errors / c.length if c.length else 0.0)
+                                      for doc_id, c in counted])
+    if not counted:
+        return task.not_a_number(CLARITY, "no answer was spoken (a text run has no clarity)")
+    summed = total(c for _, c in counted)
+    return 100 * summed.errors / summed.length if summed.length else 0.0
 
 
 def judge_failures(items: list[dict], task) -> int:

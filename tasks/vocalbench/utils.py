@@ -12,6 +12,7 @@ from lm_eval_audio.tasks.vocalbench.scoring import (  # noqa: F401  (the YAMLs n
     judge_unread,
     process_results,
     vocalbench_acc,
+    vocalbench_clarity,
     vocalbench_rating,
     vocalbench_refusal,
 )
