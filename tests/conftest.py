@@ -17,6 +17,11 @@ import soundfile as sf
 for _offline in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE"):
     os.environ.setdefault(_offline, "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Under xdist each worker (and the lm_eval processes it starts) computes on one thread: the workers fill the cores,
+# and two threads each on two cores made the slow step a third slower (OpenMP threads waiting on each other).
+if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+    for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(_threads, "1")
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
