@@ -269,8 +269,11 @@ def test_the_readmes_spoken_answers_command_runs_as_written(tmp_path):
     assert len(tasks) == 4
     for task in tasks:
         metrics = results["results"][task]
-        assert 0.0 < metrics["speech_text_wer,none"] < 0.4, (task, metrics)
+        assert 0.0 <= metrics["speech_text_wer,none"] < 0.4, (task, metrics)
         assert 130 < metrics["words_per_minute,none"] < 220  # espeak-ng reads at 175 words a minute
         assert metrics["spoken_failed,none"] == 0
+    # the speech is measured against the text, not the text against itself: some task's answers are misheard (a task's
+    # two short answers can be read back whole; on one thread, as the tests' workers run, SmolLM2 answers differently)
+    assert any(results["results"][task]["speech_text_wer,none"] > 0 for task in tasks)
     assert len(list((out / "spoken_answers").glob("*/*/*.wav"))) == DOCS
     assert "speech_text_wer" in proc.stdout and "bundled recognizer" in proc.stdout
