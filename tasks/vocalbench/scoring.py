@@ -76,13 +76,13 @@ def _clarity_words(text: str) -> str:
 
 
 def clarity_counts(text: str, transcript: str):
-    """calc_wer.py ``compute_wer`` of one answer: (word edits, the text's words)."""
-    from lm_eval_audio.metrics.error_rates import Counts
-    from rapidfuzz.distance import Levenshtein
+    """calc_wer.py ``compute_wer`` of one answer: (word edits, the text's words); the ordinals are rewritten in the
+    transcript only, as there."""
+    from lm_eval_audio.metrics.error_rates import counts
+    from lm_eval_audio.metrics.text_normalizers import Rule
 
-    reference = _clarity_words(remove_sp(text)).split()
-    hypothesis = _clarity_words(_ORDINAL.sub(_ordinal_as_digits, remove_sp(transcript))).split()
-    return Counts(Levenshtein.distance(reference, hypothesis), len(reference))
+    rule = Rule(CLARITY, _clarity_words, "word", "calc_wer.py: Whisper's English normalizer, punctuation tokens out")
+    return counts(remove_sp(text), _ORDINAL.sub(_ordinal_as_digits, remove_sp(transcript)), rule)
 
 
 def process_results(doc: dict, results: list, task) -> dict:
