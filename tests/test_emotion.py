@@ -83,7 +83,7 @@ def test_the_emotion_metric_reads_a_label_as_urobench_and_weights_as_vocalbench(
     logs = np.log(np.array([0.1, 0.4, 0.2, 0.1, 0.03]) / 0.95)  # their chain, from a six-way softmax with <unk>
     again = np.exp(logs - logs.max()) / np.exp(logs - logs.max()).sum()
     assert float(again @ np.array([0, 5, 3, 1, 2])) == pytest.approx(expected, rel=1e-12)
-    for target in (None, "joyful", {"joyful": 1}, {}):  # no emotion the recognizer has: unrated
+    for target in (None, "joyful", {"joyful": 1}, {}, {"happy": "high"}):  # nothing it can read: unrated
         assert speech_quality.emotion_score(probabilities, target) is None
 
 

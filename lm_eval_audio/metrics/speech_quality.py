@@ -57,10 +57,12 @@ def value_of(answer, metric: str):
 def emotion_score(probabilities: dict[str, float], target) -> float | None:
     """The ``emotion`` of one answer (emotion2vec's label -> probability) for a document's ``target_emotion``: a
     label's probability; for a mapping label -> weight, the weights' mean under those labels' probabilities scaled
-    to sum to one. None where the target names no label the recognizer has."""
+    to sum to one. None (unrated, counted) where the target names no label the recognizer has or a weight is no
+    number: a document's field never stops the scoring after the model has answered."""
     if isinstance(target, str):
         return probabilities.get(target.strip().lower())
-    if isinstance(target, dict) and target and all(str(k).lower() in probabilities for k in target):
+    if isinstance(target, dict) and target and all(str(k).lower() in probabilities and isinstance(v, (int, float))
+                                                   for k, v in target.items()):
         weights = {str(k).lower(): float(v) for k, v in target.items()}
         total = sum(probabilities[k] for k in weights)
         return sum(probabilities[k] / total * w for k, w in weights.items()) if total > 0 else None
