@@ -5,8 +5,8 @@
 Fetches the source distribution of the installed lm-eval from PyPI (its ``tests/`` are not in
 the wheel; kept in ``~/.cache/lm_eval_audio/lm_eval_sdist``), copies its tests into a scratch
 folder so that ``import lm_eval`` is the installed package, and runs the test files below twice
-against it: once with the startup hook off (``LM_EVAL_AUDIO_DISABLE_HOOK=1``) and once with it
-on. Exits 1 when any test's outcome differs between the two runs, or when a test of MUST_PASS
+against it, side by side in two copies: once with the startup hook off (``LM_EVAL_AUDIO_DISABLE_HOOK=1``) and
+once with it on. Exits 1 when any test's outcome differs between the two runs, or when a test of MUST_PASS
 fails with the hook on. Tests that fail with the hook off as well are listed, not counted against
 the plugin: here that is lm-eval's evaluator tests that download models from the Hugging Face Hub
 (no network on this machine) and task-manager tests whose fixtures do not load outside lm-eval's
@@ -24,6 +24,7 @@ import tarfile
 import tempfile
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 # lm-eval's tests of the code the plugin patches: aggregation, evaluator utilities, the multimodal
@@ -64,7 +65,9 @@ def sdist_tests(version: str) -> Path:
     return unpacked / "tests"
 
 
-def run(scratch: Path, hook: bool, junit: Path) -> dict[str, str]:
+def start(scratch: Path, hook: bool, junit: Path) -> Callable[[], dict[str, str]]:
+    """lm-eval's tests started in ``scratch``, with the hook on or off; the returned call waits for them and gives
+    each test's outcome. The two runs go side by side, each in a copy of its own (tests write beside themselves)."""
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
     env.pop("LM_EVAL_AUDIO_DISABLE_HOOK", None)
     if not hook:
@@ -72,17 +75,22 @@ def run(scratch: Path, hook: bool, junit: Path) -> dict[str, str]:
     args = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(scratch),
             f"--junitxml={junit}", *TEST_FILES]
     started = time.time()
-    proc = subprocess.run(args, cwd=scratch, env=env, capture_output=True, text=True)
-    tail = [line for line in proc.stdout.splitlines() if line.strip()][-1:] or ["(no output)"]
-    print(f"hook {'on ' if hook else 'off'}: {tail[0]} ({time.time() - started:.0f} s)", flush=True)
-    outcomes = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):
-        name = f"{case.get('classname')}::{case.get('name')}"
-        kinds = {child.tag for child in case}
-        outcomes[name] = ("failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed")
-    if not outcomes:
-        print(proc.stdout[-3000:], proc.stderr[-3000:], sep="\n")
-        raise SystemExit("lm-eval's tests ran no test")
+    proc = subprocess.Popen(args, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def outcomes() -> dict[str, str]:
+        stdout, stderr = proc.communicate()
+        tail = [line for line in stdout.splitlines() if line.strip()][-1:] or ["(no output)"]
+        print(f"hook {'on ' if hook else 'off'}: {tail[0]} ({time.time() - started:.0f} s)", flush=True)
+        found = {}
+        for case in (ET.parse(junit).getroot().iter("testcase") if junit.is_file() else ()):
+            name = f"{case.get('classname')}::{case.get('name')}"
+            kinds = {child.tag for child in case}
+            found[name] = ("failed" if kinds & {"failure", "error"} else "skipped" if "skipped" in kinds else "passed")
+        if not found:
+            print(stdout[-3000:], stderr[-3000:], sep="\n")
+            raise SystemExit(f"lm-eval's tests ran no test (hook {'on' if hook else 'off'})")
+        return found
+
     return outcomes
 
 
@@ -94,9 +102,12 @@ def main() -> None:
 
     tests = sdist_tests(lm_eval.__version__)
     scratch = args.keep or Path(tempfile.mkdtemp(prefix="lm_eval_own_tests_"))
-    shutil.copytree(tests, scratch / "tests", dirs_exist_ok=True)
-    off = run(scratch, hook=False, junit=scratch / "off.xml")
-    on = run(scratch, hook=True, junit=scratch / "on.xml")
+    runs = {}
+    for hook in (False, True):
+        folder = scratch / ("hook_on" if hook else "hook_off")
+        shutil.copytree(tests, folder / "tests", dirs_exist_ok=True)
+        runs[hook] = start(folder, hook=hook, junit=folder / "junit.xml")
+    off, on = runs[False](), runs[True]()
     differ = sorted(t for t in set(off) | set(on) if off.get(t) != on.get(t))
     failed_on = sorted(t for t, outcome in on.items() if outcome == "failed")
     must = sorted(t for t in failed_on if any(f".{name}" in t or t.startswith(name) for name in MUST_PASS))

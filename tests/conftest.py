@@ -24,6 +24,17 @@ if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
         os.environ.setdefault(_threads, "1")
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """The longest tests first, each as long as its ``slow(seconds=N)`` says (about that on CI's two cores), the
+    rest in their order: xdist hands tests out in this order, and a long test started last keeps one worker busy
+    alone while the other has finished."""
+    def seconds(item) -> float:
+        marker = item.get_closest_marker("slow")
+        return float(marker.kwargs.get("seconds", 0)) if marker else 0.0
+
+    items.sort(key=lambda item: -seconds(item))  # stable: equal ones keep their order
 BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
 
 

@@ -246,7 +246,7 @@ def test_transformers_whisper_backend_cuts_long_clips_into_windows(tmp_path, mon
     assert windows == [16000 * 30, 16000 * 15, 16000 * 2]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=75)
 def test_a_gguf_llm_via_gguf_file_answers_as_the_converted_folder_does(speech, tmp_path):
     """``llm_model=FOLDER,gguf_file=FILE`` (transformers reads the GGUF file itself), and the
     bundled default, converted once from that file, gives the same answers."""

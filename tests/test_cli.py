@@ -67,7 +67,7 @@ def test_lm_eval_audio_console_script_and_module_forward_to_lm_eval():
     assert len(folders) >= 15 and [f for f in folders if f"({f}_*)" not in ours] == []
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=210)
 def test_readme_main_job_runs_as_written(tmp_path):
     """Exactly the README's main job, in a scratch folder, offline, with no judge configured:
     the cascade of the bundled Whisper tiny.en and SmolLM2, judged by the smoke-test judge;

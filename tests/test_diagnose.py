@@ -139,7 +139,7 @@ def test_failed_requests_and_missing_audio_are_unscored_in_the_classes_not_wrong
     assert row.classes == {"TS": 1, "FS": 1, "XS": 1, "AH": 0, "UN": 1} and row.unscored == 0 and row.note is None
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=250)
 def test_cli_diagnose_cascade_on_the_sample_offline(tmp_path):
     """docs/DIAGNOSTICS.md's command: the paper's three benchmarks (their synthetic samples) with the offline cascade,
     in a scratch folder with no endpoint; the per-benchmark table in the paper's layout, its numbers the conditions'

@@ -25,7 +25,7 @@ def _taking_part() -> list:
     return [importlib.import_module(name) for name in names]
 
 
-@pytest.mark.slow  # every model-card sample through lm_eval and the cascade: about 85 s
+@pytest.mark.slow(seconds=95)  # every model-card sample through lm_eval and the cascade
 def test_model_card_samples_through_the_cli_offline(tmp_path):
     modules = _taking_part()
     assert modules, "no test module defines check_sample_run"

@@ -292,7 +292,7 @@ def test_the_groups_are_the_tracks_of_the_subsets_it_scores():
     assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 35 and len(data.SUBSETS) == 40
 
 
-@pytest.mark.slow  # one cascade run of about 60 s: one item of each subset of URO-Bench's sample and VocalBench's
+@pytest.mark.slow(seconds=100)  # one cascade run: one item of each subset of URO-Bench's sample and VocalBench's
 def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_as_their_scripts_do(tmp_path):
     """URO-Bench's and VocalBench's samples in one run (one cascade loaded), each benchmark's judge at its own
     scripted endpoint; with them the two emotion tasks (GenEmotion-en, VocalBench's emotion) on the samples' data,

@@ -236,7 +236,7 @@ ISOLATION_CHECK = textwrap.dedent("""
 """)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=180)
 def test_every_sample_runs_from_the_installed_wheel(wheel, tiny_qwen2_audio, tmp_path):
     """pip installs the wheel into a scratch environment outside the checkout; `python -m lm_eval` there, run from
     a folder outside the checkout, evaluates every benchmark's bundled sample: those answered in text in one run with
