@@ -258,7 +258,7 @@ class CascadeLM(SpeakingMixin, AudioLM):
     def apply_chat_template(self, chat_history: list[dict], add_generation_prompt: bool = True) -> str:
         return encode_chat_context(chat_history, add_generation_prompt)
 
-    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+    def _generate_until(self, requests, disable_tqdm: bool) -> list[str]:
         return self.with_spoken(requests, lambda asked: self._through_llm("generate_until", asked, disable_tqdm),
                                 lambda todo, keep: self._spoken(requests, [i for i, _ in todo], keep, disable_tqdm))
 
@@ -389,10 +389,10 @@ class CascadeLM(SpeakingMixin, AudioLM):
         """The task's prompt with its audio replaced by the transcript, in the template.
 
         Each ``<audio>`` marker becomes the name its transcript goes by ("the audio", or
-        "clip k" with several clips); a lone clip's marker at the start or end of a turn
-        is dropped. The transcript block goes into the last user turn.
+        "clip k" with several clips in its turn); a lone clip's marker at the start or end of a turn
+        is dropped. A turn's transcripts go into that turn, through the template: with no marker, every
+        transcript into the last user turn; in a conversation, each user turn's own clip into it.
         """
-        transcript = _transcript_text(transcripts)
         messages, add_generation_prompt = chat_messages(context)
         n_markers = count_markers(messages)
         if n_markers not in (0, len(transcripts)):
@@ -401,15 +401,22 @@ class CascadeLM(SpeakingMixin, AudioLM):
                 f"{len(transcripts)} clip(s); use one marker per clip, or none (a few-shot prompt's examples bring "
                 "no audio: evaluate audio tasks with --num_fewshot 0)"
             )
-        clip = iter(range(1, n_markers + 1))
         last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+        owned, taken = {}, 0  # message index -> the transcripts its markers name, in order
+        for i, m in enumerate(messages):
+            count = count_markers([m])
+            if count:
+                owned[i], taken = transcripts[taken:taken + count], taken + count
+        if not n_markers:
+            owned = {last_user: transcripts}
         filled = []
         for i, m in enumerate(messages):
             content = m["content"]
-            if isinstance(content, str):
-                content = _name_markers(content, len(transcripts), clip)
-                if i == last_user:
-                    values = {"{transcript}": transcript, "{question}": content.lstrip()}
+            if isinstance(content, str) and (i in owned or i == last_user):
+                heard = owned.get(i, [])
+                content = _name_markers(content, len(heard), iter(range(1, len(heard) + 1)))
+                if heard and m["role"] == "user":
+                    values = {"{transcript}": _transcript_text(heard), "{question}": content.lstrip()}
                     # One pass, so a transcript that happens to contain "{question}" stays as it was said.
                     content = _PLACEHOLDERS.sub(lambda match: values[match.group(0)], self.template)  # noqa: B023 (called at once, inside this iteration)
             filled.append(dict(m, content=content))

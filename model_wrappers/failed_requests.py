@@ -75,6 +75,11 @@ def is_failed(answer) -> bool:
     return isinstance(answer, (FailedResponse, FailedScore))
 
 
+def holds_failure(answer) -> bool:
+    """A failed answer, or a list of answers with one (a generation task's repeats, a conversation's rounds)."""
+    return is_failed(answer) or (isinstance(answer, list) and any(map(is_failed, answer)))
+
+
 def counted_failure(answer) -> bool:
     """A failure :func:`record` counted (not a clip the loader had already marked unavailable)."""
     return is_failed(answer) and not answer.not_run

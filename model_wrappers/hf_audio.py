@@ -302,7 +302,7 @@ class HFAudioLM(SpeechMixin, ClipsMixin, PromptsMixin, LoglikelihoodMixin, Audio
 
     # --- generate_until ---------------------------------------------------------------
 
-    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+    def _generate_until(self, requests, disable_tqdm: bool) -> list[str]:
         return self.with_spoken(requests, lambda asked: self._generate_text(asked, disable_tqdm),
                                 lambda todo, keep: self._speak(requests, todo, keep))
 

@@ -176,7 +176,7 @@ class OpenAIAudioLM(SpeakingMixin, AudioLM):
     def loglikelihood_rolling(self, requests, disable_tqdm: bool = False):
         self.loglikelihood(requests, disable_tqdm)
 
-    def generate_until(self, requests, disable_tqdm: bool = False) -> list[str]:
+    def _generate_until(self, requests, disable_tqdm: bool) -> list[str]:
         if not requests:
             return []
         return self.with_spoken(requests, lambda asked: self._answers(asked, disable_tqdm),

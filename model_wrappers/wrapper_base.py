@@ -88,6 +88,17 @@ class AudioLM(LM):
         """What the model hears (``audio=``), as read once from ``--model_args``."""
         return self.settings.audio
 
+    def generate_until(self, requests, disable_tqdm: bool = False) -> list:
+        """Each request's answer by the wrapper's own generation (``_generate_until``); a spoken conversation's
+        (a document of several turns) is the list of its rounds' answers, each asked with the earlier ones in its
+        context (``conversation``)."""
+        from lm_eval_audio.model_wrappers import conversation
+
+        return conversation.answered_in_turns(self, requests, lambda asked: self._generate_until(asked, disable_tqdm))
+
+    def _generate_until(self, requests, disable_tqdm: bool) -> list:
+        raise NotImplementedError
+
     def under(self, condition: AudioCondition):
         """This model under another ``audio=`` condition: a copy sharing what is loaded, with its own request state
         (:meth:`_fresh_requests`); ``self`` is left unchanged."""

@@ -31,6 +31,37 @@ def decode_chat_context(context: str) -> tuple[list[dict], bool] | None:
     return payload["messages"], payload["add_generation_prompt"]
 
 
+_CONVERSATION_MARKER = "<|lm_eval_audio:conversation|>"
+
+
+def encode_conversation(turns: list[str]) -> str:
+    """A task's prompt for a spoken conversation (``doc_to_text``): the user's turns, each with its clip's
+    ``<audio>`` marker, to be answered one after another, each answer in the context of the next
+    (``model_wrappers.conversation``); the request carries the turns' clips in order."""
+    return _CONVERSATION_MARKER + json.dumps({"turns": list(turns)}, ensure_ascii=False)
+
+
+def decode_conversation(context: str) -> tuple[list[dict], list[str]] | None:
+    """(the turns before the conversation, the user's turns) of a conversation's prompt, or None for any other.
+    lm-eval may have put it in a chat (``--apply_chat_template``: the turns before it are its system turn) or after
+    plain text (``--system_instruction`` without a template: a system turn here)."""
+    chat = decode_chat_context(context)
+    if chat is not None:
+        messages = chat[0]
+        found = [i for i, m in enumerate(messages) if isinstance(m.get("content"), str)
+                 and m["content"].startswith(_CONVERSATION_MARKER)]
+        if not found:
+            return None
+        before, text = messages[: found[0]], messages[found[0]]["content"]
+    else:
+        at = context.find(_CONVERSATION_MARKER)
+        if at < 0:
+            return None
+        before = [{"role": "system", "content": context[:at].strip()}] if context[:at].strip() else []
+        text = context[at:]
+    return before, list(json.loads(text[len(_CONVERSATION_MARKER):])["turns"])
+
+
 def _parts(content) -> list[dict]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]

@@ -17,18 +17,12 @@ task's own metric scores (every scorer of this plugin scores it wrong); a single
 
 from __future__ import annotations
 
-from lm_eval_audio.model_wrappers.failed_requests import is_failed
+from lm_eval_audio.model_wrappers.failed_requests import holds_failure
 
 # What each wrong choice of a failed document gets: 0, so that argmax never lands on a right choice, whatever length
 # normalization lm-eval applies (0 over a length is 0; over an empty choice's 0, NaN, which argmax picks first, as it
 # picks any NaN over -inf), and no -inf minus -inf arises.
 _WRONG_CHOICE = (0.0, False)
-
-
-def _holds_failure(result) -> bool:
-    if is_failed(result):
-        return True
-    return isinstance(result, list) and any(map(is_failed, result))  # a generation task's repeats
 
 
 def _right_choices(task, doc, choices: list) -> set[int]:
@@ -52,7 +46,7 @@ def wrong_choice_scores(task, doc, results: list) -> list:
 def scored_as_failed(task, doc, results: list) -> list:
     """``results`` as ``task`` is to score them: a multiple-choice document with a failed choice gets
     :func:`wrong_choice_scores`; anything else is returned as it is."""
-    if getattr(task, "OUTPUT_TYPE", None) == "multiple_choice" and any(map(_holds_failure, results)):
+    if getattr(task, "OUTPUT_TYPE", None) == "multiple_choice" and any(map(holds_failure, results)):
         return wrong_choice_scores(task, doc, list(results))
     return results
 

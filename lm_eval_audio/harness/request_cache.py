@@ -50,9 +50,10 @@ def on_api_model(module) -> None:
             self._model = caching_lm.lm
 
         def add_partial(self, attr, req, res) -> None:
-            from lm_eval_audio.model_wrappers.failed_requests import is_failed
+            from lm_eval_audio.model_wrappers.failed_requests import holds_failure
 
-            if self.dbdict is not None and not is_failed(res):
+            # a failed answer (or a conversation with a failed round) is asked again by a re-run
+            if self.dbdict is not None and not holds_failure(res):
                 self.dbdict[request_key(hash_args, attr, req, getattr(self._model, "audio_condition", None))] = res
 
     class AudioCachingLM(base_lm):
