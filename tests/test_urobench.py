@@ -8,6 +8,7 @@ import hashlib
 import json
 from types import SimpleNamespace
 import zipfile
+from pathlib import Path
 
 import pytest
 from conftest import judge_of, results_json, run_cli, stand_in_hub, yaml_metadata
@@ -265,9 +266,7 @@ def test_a_subset_this_plugin_cannot_score_stops_the_run_before_the_model_loads(
     assert "Loading" not in proc.stderr and not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("task, named", [("urobench_pro_srt_zh", "Gemini"),
-                                         ("urobench_pro_mtbencheval_en", "earlier answers"),
-                                         ("urobench_pro_speakeraware_zh", "earlier answers")])
+@pytest.mark.parametrize("task, named", [("urobench_pro_srt_zh", "Gemini"), ("urobench_pro_srt_en", "Gemini")])
 def test_each_subset_it_cannot_score_says_why(task, named):
     from lm_eval_audio.benchmarks import registry
 
@@ -289,7 +288,7 @@ def test_the_groups_are_the_tracks_of_the_subsets_it_scores():
                   and data.unsupported(s) is None]
         assert group["task"] == wanted and group["aggregate_metric_list"] == [
             {"metric": "urobench_score", "weight_by_size": False}]
-    assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 35 and len(data.SUBSETS) == 40
+    assert sum(1 for s in data.SUBSETS.values() if data.unsupported(s) is None) == 38 and len(data.SUBSETS) == 40
 
 
 @pytest.mark.slow(seconds=100)  # one cascade run: one item of each subset of URO-Bench's sample and VocalBench's
@@ -340,7 +339,8 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
 
     judged = {"urobench_sample_basic_summary": 80.0, "urobench_sample_basic_gsm8keval": 100.0,
               "urobench_sample_basic_alpacaeval": 80.0, "urobench_sample_pro_underemotion_en": 80.0,
-              "urobench_sample_pro_safety_en": 80.0, "urobench_sample_pro_genstyle_en": 80.0}
+              "urobench_sample_pro_safety_en": 80.0, "urobench_sample_pro_mtbencheval_en": 80.0,
+              "urobench_sample_pro_genstyle_en": 80.0}
     for task, value in judged.items():  # every answer was spoken and judged on its transcript
         assert results[task]["urobench_score,none"] == pytest.approx(value), task
         assert results[task]["spoken_failed,none"] == 0 and results[task]["judge_failures,none"] == 0
@@ -351,10 +351,15 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     basic = [results[t]["urobench_score,none"] for t in [repeat, *judged] if t.startswith("urobench_sample_basic_")]
     pro = [results[t]["urobench_score,none"] for t in judged if t.startswith("urobench_sample_pro_")]
     assert results["urobench_sample_basic_en"]["urobench_score,none"] == pytest.approx(sum(basic) / 4)
-    assert results["urobench_sample_pro_en"]["urobench_score,none"] == pytest.approx(sum(pro) / 3)
-    assert results["urobench_sample"]["urobench_score,none"] == pytest.approx((sum(basic) + sum(pro)) / 7)
+    assert results["urobench_sample_pro_en"]["urobench_score,none"] == pytest.approx(sum(pro) / 4)
+    assert results["urobench_sample"]["urobench_score,none"] == pytest.approx((sum(basic) + sum(pro)) / 8)
     transcript = logged("urobench_sample_basic_summary")["spoken_answer"][0]["transcript"]
     assert any(f"### [Response]\n    {transcript}\n" in p for p in prompts_seen)  # the transcript is what is judged
+    # a dialogue: each round spoken and kept apart, then judged once with both rounds' transcripts
+    rounds = logged("urobench_sample_pro_mtbencheval_en")["spoken_answer"]
+    assert [Path(r["path"]).name for r in rounds] == ["doc0_r0.wav", "doc0_1_r0.wav"]
+    (dialogue,) = {p for p in prompts_seen if "### [Round_2]" in p}  # n=3: three requests of the one prompt
+    assert all(f"### [Response]\n    {r['transcript']}\n" in dialogue for r in rounds) and "[Round_3]" not in dialogue
 
     for eval_set in ("reasoning", "creativity", "single_round", "emotion"):
         assert results[f"vocalbench_sample_{eval_set}"]["vocalbench_rating,none"] == 3.0

@@ -5,7 +5,10 @@ test.jsonl`` (scripts/example.sh:14: ``${uro_data_dir}/${level}/${dataset_name}/
 ``source_text`` (what is said in it), ``target_text`` (the reference: a string, or a list the script joins with
 " / "; where absent the reference is ``source_text``, inference_for_eval.py:60-75), and per subset ``style``
 (GenStyle), ``emotion`` (UnderEmotion: the user's; GenEmotion: the one to answer with, one of emotion2vec's labels,
-metrics/mark_emotion.py:98-118) or ``requirement`` (Multilingual: the language to answer in).
+metrics/mark_emotion.py:98-118) or ``requirement`` (Multilingual: the language to answer in). A line of a dialogue
+subset (MtBenchEval-en, SpeakerAware-en, -zh) is one dialogue: ``num_round`` and ``dialogue``, a list of rounds, each
+with ``source_wav`` (relative to the jsonl's folder), ``source_text`` and ``target_text``
+(examples/example-test/inference_multi.py:51-70, asr_for_eval.py:74-91, metrics/mark_gpt.py:682-707).
 
 The archive is fetched whole (every subset is in it) and unzipped once into the cache. ``URO_BENCH_DATA_DIR`` (or
 ``urobench_data_dir`` in ``--metadata``) names a local ``URO-Bench-data`` folder instead.
@@ -103,15 +106,15 @@ GenStyle-zh 39 gs pro zh oral
 
 # The modes this plugin cannot score yet, and why: their tasks stop the run before the model loads, in one line.
 NOT_SUPPORTED = {
-    "multi": "its dialogues are several rounds, each answered with the model's own earlier answers in its context "
-             "(examples/example-test/inference_multi.py), and no model wrapper here holds a spoken conversation yet",
-    "sa": "its dialogues are three rounds, each answered with the model's own earlier answers in its context "
-          "(inference_multi.py), and no model wrapper here holds a spoken conversation yet",
     "srt": "its judge is Gemini 2.0 Flash listening to the spoken answer (metrics/mark_gemini.py), and no judge here "
            "hears audio yet",
 }
 # Fields a subset's scoring reads beside the question and the reference (mark_gpt.py reads them from test.jsonl)
 EXTRA_FIELD = {"gs": "style", "ue": "emotion", "ml": "requirement"}
+# The dialogue modes and the numbers of rounds their judge prompts take (mark_gpt.py get_prompt: prompt_multi2..5,
+# and prompt_sa's three rounds); a dialogue of another length gets no prompt there (the call fails, the item scores 0)
+# and is refused here, counted among the file's unusable lines.
+DIALOGUE_ROUNDS = {"multi": (2, 3, 4, 5), "sa": (3,)}
 
 
 class UROBenchDataError(LayoutDataError):
@@ -181,6 +184,45 @@ def _problem(item, subset: Subset) -> str | None:
     return None
 
 
+def _dialogue_problem(item, subset: Subset) -> str | None:
+    if not isinstance(item, dict):
+        return "is not a JSON object"
+    rounds = item.get("dialogue")
+    if not isinstance(rounds, list) or not rounds:
+        return "lacks dialogue (a list of rounds)"
+    if item.get("num_round") != len(rounds):  # asr_for_eval.py:79 and mark_gpt.py:695 count rounds by num_round
+        return f"num_round {item.get('num_round')!r} is not the {len(rounds)} round(s) of its dialogue"
+    if len(rounds) not in DIALOGUE_ROUNDS[subset.mode]:
+        return (f"has {len(rounds)} round(s), and mark_gpt.py's {subset.mode} prompts take "
+                f"{' or '.join(map(str, DIALOGUE_ROUNDS[subset.mode]))}")
+    for k, turn in enumerate(rounds, 1):
+        if not isinstance(turn, dict):
+            return f"round {k} is not a JSON object"
+        missing = [f for f in ("source_wav", "source_text", "target_text") if turn.get(f) in (None, "")]
+        if missing:
+            return f"round {k} lacks {', '.join(missing)}"
+        if not isinstance(turn["target_text"], str):  # mark_gpt.py fills the prompt with str.replace
+            return f"round {k}'s target_text is not a string"
+        if leaves_folder(str(turn["source_wav"])):
+            return f"round {k}'s source_wav {turn['source_wav']!r} leads outside the subset's folder: refused"
+    return None
+
+
+def _dialogue_doc(item: dict, number: int, subset: Subset, folder: Path, source, notes: DataNotes, label: str):
+    """A dialogue's document: its rounds' texts (``turns``) and clips (``audio``, one per round, in order)."""
+    clips = [folder / str(turn["source_wav"]) for turn in item["dialogue"]]
+    problems = [f"round {k}: {why}" for k, why in enumerate((source.problem(c, notes) for c in clips), 1) if why]
+    if problems:
+        notes.note("unusable_audio", f"{label}/line {number}", problems[0])
+        log.warning("%s: line %d: %s; the model is not asked, the dialogue is counted in audio_missing and its rounds "
+                    "are judged as unanswered, as URO-Bench's asr_for_eval.py writes a round with no clip", label,
+                    number, problems[0])
+    turns = [{"question": str(t["source_text"]), "reference": str(t["target_text"])} for t in item["dialogue"]]
+    return {"uniq_id": f"{subset.name}/{number - 1:04d}", "subset": subset.name, "language": subset.language,
+            "question": turns[0]["question"], "reference": turns[-1]["reference"], "turns": turns,
+            "audio": [str(c) for c in clips], "audio_problem": problems[0] if problems else None}
+
+
 def load_docs(subset: Subset, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
     """The items of ``subset``, in the file's order (the script's ``NNNN`` numbering); what cannot be used, on
     ``notes``."""
@@ -192,9 +234,15 @@ def load_docs(subset: Subset, metadata: dict, sample: bool, *, notes: DataNotes)
     notes.note("sources", label, (source.reading([path]) if source.snapshot is None else source).record())
     docs, invalid, no_audio = [], LeftOut(label, "line", notes), 0
     for number, item in jsonl.records(str(path), UROBenchDataError, "; download it again"):
-        bad = _problem(item, subset)
+        dialogue = subset.mode in DIALOGUE_ROUNDS
+        bad = (_dialogue_problem if dialogue else _problem)(item, subset)
         if bad:
             invalid.add(number, item.get("key") if isinstance(item, dict) else None, bad)
+            continue
+        if dialogue:
+            doc = _dialogue_doc(item, number, subset, path.parent, source, notes, label)
+            no_audio += bool(doc["audio_problem"])
+            docs.append({"doc_id": len(docs), **doc})
             continue
         audio = path.parent / str(item["source_wav"])
         problem = source.problem(audio, notes)

@@ -7,7 +7,7 @@ requests (passes ``s1``..``s3``, each cached on its own) with the same settings 
 The script fills a prompt by chained ``str.replace``; here in one pass (an answer holding the text "{reference}" is
 not filled again). Its readings:
 
-* the 1-5 modes (open, semi-open, gs, ue, sf, ml): ``int(reply)`` of each sample, the item's score their mean. A
+* the 1-5 modes (open, semi-open, gs, ue, sf, ml, and the dialogues' multi and sa): ``int(reply)`` of each sample, the item's score their mean. A
   reply ``int`` cannot read stops the script (an exception); here it is asked again, then the item is left out and
   counted (``judge_failures``);
 * qa: each sample is 1 where the reply is exactly ``Yes`` (not "yes", not "Yes."), else 0; every reply reads.
@@ -42,8 +42,26 @@ TEMPLATES = {
 }
 
 
+def _rounds(count: int) -> dict[str, str]:
+    """A dialogue prompt's placeholders: round k's ``{questionk}``, ``{answerk}``, ``{referencek}`` filled from the
+    item's ``question<k-1>`` and the others (mark_gpt.py:461-554: ``replace("{question1}", item["question0"])``)."""
+    return {f"{{{name}{k + 1}}}": f"{name}{k}" for k in range(count) for name in ("question", "answer", "reference")}
+
+
+# The dialogue modes: multi by its number of rounds (prompt_multi2..5), sa's three (mark_gpt.py:461-554)
+DIALOGUE_TEMPLATES = {
+    "multi2": (prompts.MULTI2, _rounds(2)), "multi3": (prompts.MULTI3, _rounds(3)),
+    "multi4": (prompts.MULTI4, _rounds(4)), "multi5": (prompts.MULTI5, _rounds(5)), "sa": (prompts.SA, _rounds(3)),
+}
+
+
+def template_key(mode: str, item: dict) -> str:
+    """The prompt an item is judged with: multi's by the item's number of rounds."""
+    return f"multi{item['rounds']}" if mode == "multi" else mode
+
+
 def messages_for(mode: str, item: dict) -> list[dict]:
-    template, fields = TEMPLATES[mode]
+    template, fields = {**TEMPLATES, **DIALOGUE_TEMPLATES}[template_key(mode, item)]
     user = fill(template, {placeholder: str(item[field]) for placeholder, field in fields.items()})
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 

@@ -7,7 +7,10 @@ Laid out exactly as ``URO-Bench-data`` unzips (Ruiqi-Yan/URO-Bench@9e74bc04 scri
 the scripts read: ``source_text``, ``target_text`` where the subset has a reference (a list in one Summary item, as
 some published items are), ``style``, ``emotion``. English subsets of each scoring mode the sample runs offline
 (wer, semi-open, qa, open; ue, sf, gs), and GenEmotion-en (ge, which needs emotion2vec's weights: not in
-``urobench_sample``); two items each, spoken by espeak-ng.
+``urobench_sample``); two items each, spoken by espeak-ng. The dialogue subsets' lines hold ``id``, ``num_round`` and
+``dialogue`` (each round's ``round``, ``source_wav``, ``source_text``, ``target_text``: examples/example-test/
+inference_multi.py): MtBenchEval-en's two dialogues of two and three rounds, SpeakerAware-en's one of three (its
+first and third rounds in one voice, the second in another; not in ``urobench_sample``).
 """
 
 from __future__ import annotations
@@ -67,8 +70,42 @@ SUBSETS = {  # (track, subset) -> items: the fields of test.jsonl but source_wav
 }
 
 
-def make(out: Path) -> int:
+# (track, subset) -> dialogues: each round's (voice, source_text, target_text)
+DIALOGUES = {
+    ("pro", "MtBenchEval-en"): [
+        [("en", "Name a fruit that is yellow.", "A banana is yellow."),
+         ("en", "How do you eat it?", "You peel a banana and eat the soft inside.")],
+        [("en", "I have two cats.", "How lovely, cats are great company."),
+         ("en", "One more cat comes home.", "Then you have three cats now."),
+         ("en", "How many cats do I have?", "You have three cats.")],
+    ],
+    ("pro", "SpeakerAware-en"): [
+        [("en", "Hello, my name is Tom and I like tea.", "Nice to meet you, Tom."),
+         ("en+f3", "Hi, I am Anna and I like coffee.", "Nice to meet you, Anna."),
+         ("en", "What drink do I like?", "You are Tom, so you like tea.")],
+    ],
+}
+
+
+def make_dialogues(out: Path) -> int:
     count = 0
+    for (track, subset), dialogues in DIALOGUES.items():
+        folder = out / track / subset
+        lines = []
+        for i, rounds in enumerate(dialogues):
+            turns = []
+            for k, (voice, question, reference) in enumerate(rounds):
+                wav = f"audio/{i:04d}_{k}.wav"
+                write_audio(said_whole(question, voice), folder / wav)
+                turns.append({"round": k, "source_wav": wav, "source_text": question, "target_text": reference})
+            lines.append(json.dumps({"id": i, "num_round": len(turns), "dialogue": turns}, ensure_ascii=False))
+        (folder / "test.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        count += len(lines)
+    return count
+
+
+def make(out: Path) -> int:
+    count = make_dialogues(out)
     for (track, subset), items in SUBSETS.items():
         folder = out / track / subset
         lines = []

@@ -1,8 +1,7 @@
 """URO-Bench's judge prompts, reproduced exactly from Ruiqi-Yan/URO-Bench@9e74bc04 metrics/mark_gpt.py ``get_prompt``
 (benchmark data: copied, not rewritten). Each is the official string literal as it stands in that function, its
 four-space indentation inside the triple quotes included, and ``.strip()``-ed as the script strips it; the lines
-given are the literal's in that file. The multi-round prompts (``prompt_multi2``..``5``, ``prompt_sa``) and the unused
-``prompt_contrast`` are not here: no task of this plugin reads them (``data.NOT_SUPPORTED``).
+given are the literal's in that file. The unused ``prompt_contrast`` is not here.
 """
 
 # fmt: off
@@ -189,5 +188,231 @@ ML = """
     {answer}
 
     After evaluating, please output the score only without anything else.
+    You don’t need to provide any explanations.
+    """.strip()
+
+# mark_gpt.py:85-116 (prompt_multi2)
+MULTI2 = """
+    I need your help to evaluate the performance of several models in the multi-round speech interaction scenario. The models will receive a speech input from the user, which they need to understand and respond to with a speech output.
+    Your task is to rate the model’s multi-round responses based on the provided user input transcription [Instruction], the model’s output transcription [Response] and some suggested answers [Reference].
+    The model's response doesn't necessarily have to be identical to the suggested answers, as long as it aligns with the question and is reasonable.
+
+    Please evaluate the response on a scale of 1 to 5:
+    1 point: Responses are irrelevant or nonsensical. Or responses ignore previous turns, leading to confusion or irrelevance.
+    2 points: Some answers are relevant but many lack detail or completeness. Frequently loses track of the conversation, with responses that are not aligned with earlier turns.
+    3 points: Responses are mostly relevant and coherent, though occasional lapses in depth. The model follows the conversation, but may occasionally forget important details from earlier turns.
+    4 points: Responses are clear, relevant, and detailed. Generally keeps track of the conversation, with minor lapses.
+    5 points: Responses are clear, relevant, and detailed. Flawlessly integrates context across all rounds, ensuring natural conversation flow, creating an engaging experience.
+
+    Below are the transcription of user’s instruction, models’ response and the reference answer:
+    ### [Round_1]
+    ### [Instruction]
+    {question1}
+    ### [Response]
+    {answer1}
+    ### [Reference]
+    {reference1}
+
+    ### [Round_2]
+    ### [Instruction]
+    {question2}
+    ### [Response]
+    {answer2}
+    ### [Reference]
+    {reference2}
+
+    Please output only one score for the whole conversation without anything else.
+    You don’t need to provide any explanations.
+    """.strip()
+
+# mark_gpt.py:118-157 (prompt_multi3)
+MULTI3 = """
+    I need your help to evaluate the performance of several models in the multi-round speech interaction scenario. The models will receive a speech input from the user, which they need to understand and respond to with a speech output.
+    Your task is to rate the model’s multi-round responses based on the provided user input transcription [Instruction], the model’s output transcription [Response] and some suggested answers [Reference].
+    The model's response doesn't necessarily have to be identical to the suggested answers, as long as it aligns with the question and is reasonable.
+
+    Please evaluate the response on a scale of 1 to 5:
+    1 point: Responses are irrelevant or nonsensical. Or responses ignore previous turns, leading to confusion or irrelevance.
+    2 points: Some answers are relevant but many lack detail or completeness. Frequently loses track of the conversation, with responses that are not aligned with earlier turns.
+    3 points: Responses are mostly relevant and coherent, though occasional lapses in depth. The model follows the conversation, but may occasionally forget important details from earlier turns.
+    4 points: Responses are clear, relevant, and detailed. Generally keeps track of the conversation, with minor lapses.
+    5 points: Responses are clear, relevant, and detailed. Flawlessly integrates context across all rounds, ensuring natural conversation flow, creating an engaging experience.
+
+    Below are the transcription of user’s instruction, models’ response and the reference answer:
+    ### [Round_1]
+    ### [Instruction]
+    {question1}
+    ### [Response]
+    {answer1}
+    ### [Reference]
+    {reference1}
+
+    ### [Round_2]
+    ### [Instruction]
+    {question2}
+    ### [Response]
+    {answer2}
+    ### [Reference]
+    {reference2}
+
+    ### [Round_3]
+    ### [Instruction]
+    {question3}
+    ### [Response]
+    {answer3}
+    ### [Reference]
+    {reference3}
+
+    Please output only one score for the whole conversation without anything else.
+    You don’t need to provide any explanations.
+    """.strip()
+
+# mark_gpt.py:159-206 (prompt_multi4)
+MULTI4 = """
+    I need your help to evaluate the performance of several models in the multi-round speech interaction scenario. The models will receive a speech input from the user, which they need to understand and respond to with a speech output.
+    Your task is to rate the model’s multi-round responses based on the provided user input transcription [Instruction], the model’s output transcription [Response] and some suggested answers [Reference].
+    The model's response doesn't necessarily have to be identical to the suggested answers, as long as it aligns with the question and is reasonable.
+
+    Please evaluate the response on a scale of 1 to 5:
+    1 point: Responses are irrelevant or nonsensical. Or responses ignore previous turns, leading to confusion or irrelevance.
+    2 points: Some answers are relevant but many lack detail or completeness. Frequently loses track of the conversation, with responses that are not aligned with earlier turns.
+    3 points: Responses are mostly relevant and coherent, though occasional lapses in depth. The model follows the conversation, but may occasionally forget important details from earlier turns.
+    4 points: Responses are clear, relevant, and detailed. Generally keeps track of the conversation, with minor lapses.
+    5 points: Responses are clear, relevant, and detailed. Flawlessly integrates context across all rounds, ensuring natural conversation flow, creating an engaging experience.
+
+    Below are the transcription of user’s instruction, models’ response and the reference answer:
+    ### [Round_1]
+    ### [Instruction]
+    {question1}
+    ### [Response]
+    {answer1}
+    ### [Reference]
+    {reference1}
+
+    ### [Round_2]
+    ### [Instruction]
+    {question2}
+    ### [Response]
+    {answer2}
+    ### [Reference]
+    {reference2}
+
+    ### [Round_3]
+    ### [Instruction]
+    {question3}
+    ### [Response]
+    {answer3}
+    ### [Reference]
+    {reference3}
+
+    ### [Round_4]
+    ### [Instruction]
+    {question4}
+    ### [Response]
+    {answer4}
+    ### [Reference]
+    {reference4}
+
+    Please output only one score for the whole conversation without anything else.
+    You don’t need to provide any explanations.
+    """.strip()
+
+# mark_gpt.py:208-263 (prompt_multi5)
+MULTI5 = """
+    I need your help to evaluate the performance of several models in the multi-round speech interaction scenario. The models will receive a speech input from the user, which they need to understand and respond to with a speech output.
+    Your task is to rate the model’s multi-round responses based on the provided user input transcription [Instruction], the model’s output transcription [Response] and some suggested answers [Reference].
+    The model's response doesn't necessarily have to be identical to the suggested answers, as long as it aligns with the question and is reasonable.
+
+    Please evaluate the response on a scale of 1 to 5:
+    1 point: Responses are irrelevant or nonsensical. Or responses ignore previous turns, leading to confusion or irrelevance.
+    2 points: Some answers are relevant but many lack detail or completeness. Frequently loses track of the conversation, with responses that are not aligned with earlier turns.
+    3 points: Responses are mostly relevant and coherent, though occasional lapses in depth. The model follows the conversation, but may occasionally forget important details from earlier turns.
+    4 points: Responses are clear, relevant, and detailed. Generally keeps track of the conversation, with minor lapses.
+    5 points: Responses are clear, relevant, and detailed. Flawlessly integrates context across all rounds, ensuring natural conversation flow, creating an engaging experience.
+
+    Below are the transcription of user’s instruction, models’ response and the reference answer:
+    ### [Round_1]
+    ### [Instruction]
+    {question1}
+    ### [Response]
+    {answer1}
+    ### [Reference]
+    {reference1}
+
+    ### [Round_2]
+    ### [Instruction]
+    {question2}
+    ### [Response]
+    {answer2}
+    ### [Reference]
+    {reference2}
+
+    ### [Round_3]
+    ### [Instruction]
+    {question3}
+    ### [Response]
+    {answer3}
+    ### [Reference]
+    {reference3}
+
+    ### [Round_4]
+    ### [Instruction]
+    {question4}
+    ### [Response]
+    {answer4}
+    ### [Reference]
+    {reference4}
+
+    ### [Round_5]
+    ### [Instruction]
+    {question5}
+    ### [Response]
+    {answer5}
+    ### [Reference]
+    {reference5}
+
+    Please output only one score for the whole conversation without anything else.
+    You don’t need to provide any explanations.
+    """.strip()
+
+# mark_gpt.py:378-417 (prompt_sa)
+SA = """
+    I need your help to evaluate the performance of several models in a multi-round speech interaction scenario. 
+    In this scenario, the model will receive speech input from a user and respond with speech output. The task involves assessing the model's ability to correctly identify the speaker in multi-round conversations, particularly when the same speaker appears in the first and third rounds. The model should accurately identify the speaker's identity and provide a response in the third round that aligns with the reference answer.
+    Your task is to rate the model’s multi-round responses based on the provided user input transcription [Instruction], the model’s output transcription [Response], and some suggested answers [Reference].
+
+    Please evaluate the response on a scale of 1 to 5, with special attention to the model’s ability to correctly identify the speaker and align the third-round response with the reference answer:
+    1 point: The response is irrelevant or nonsensical. The model fails to identify the correct speaker in the third round, resulting in confusion or a misaligned response. The response does not align with the reference answer or previous context.
+    2 points: The model somewhat recognizes the speaker but provides a response that diverges from the reference answer in the third round. It may lose track of earlier context or give an incomplete response.
+    3 points: The model correctly identifies the speaker in the third round, but the response may lack depth or clarity. It generally follows the conversation but may not fully align with the reference answer or context.
+    4 points: The model correctly identifies the speaker and provides a mostly accurate and relevant response in the third round. The answer aligns with the reference, with minor lapses or deviations in detail.
+    5 points: The model flawlessly identifies the speaker and responds appropriately in the third round. The response is clear, relevant, and aligns perfectly with the reference answer, demonstrating a strong understanding of the context and conversation flow across all rounds.
+
+    Below are the transcription of user’s instruction, models’ response and the reference answer:
+    ### [Round_1]
+    ### [Instruction]
+    {question1}
+    ### [Response]
+    {answer1}
+    ### [Reference]
+    {reference1}
+
+    ### [Round_2]
+    ### [Instruction]
+    {question2}
+    ### [Response]
+    {answer2}
+    ### [Reference]
+    {reference2}
+
+    ### [Round_3]
+    ### [Instruction]
+    {question3}
+    ### [Response]
+    {answer3}
+    ### [Reference]
+    {reference3}
+
+    Please output only one score for the whole conversation without anything else.
     You don’t need to provide any explanations.
     """.strip()

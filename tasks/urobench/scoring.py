@@ -7,6 +7,11 @@ answer (``asr_for_eval.py``'s, here the answers' recognizer's):
   model that did not speak) scores 0, as the script scores it (an absent answer's transcript is " ",
   asr_for_eval.py); it stays in N and is counted (``audio_missing``, ``spoken_failed``). An item the judge could not
   read is left out of N and counted (``judge_failures``), where the script stops or scores 0 (``judges``).
+* ``urobench_score`` of the dialogue subsets, MtBenchEval-en (multi) and SpeakerAware-en, -zh (sa) (mark_gpt.py
+  682-707 and 855-880): one judge call per dialogue with every round's question, transcript and reference
+  (``prompt_multi2``..``5`` by its number of rounds, ``prompt_sa``), read and scaled as the 1-5 modes. Each round
+  is answered with the model's own earlier answers in its context (``model_wrappers.conversation``); a round with
+  no answer is " " there, as asr_for_eval.py writes it, and the judge is asked all the same.
 * ``urobench_score`` of Repeat and Repeat-zh (metrics/mark_wer.py ``eval_repeat``, evaluate.py:186-191): each item's
   error rate ``get_wer(lang, transcript, reference)``, an item "ok" where it is at most 0.5; the score is ``ok_rate *
   (1 - mean rate of the ok items) * 100``. The transcript is jiwer's reference there and the text the hypothesis
@@ -35,8 +40,9 @@ from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.metrics.speech_quality import answer_value
 from lm_eval_audio.metrics.spoken_answer import SpokenAnswer, said
+from lm_eval_audio.model_wrappers import failed_requests
 from lm_eval_audio.tasks.urobench import judges
-from lm_eval_audio.tasks.urobench.data import EXTRA_FIELD, subset_of_task
+from lm_eval_audio.tasks.urobench.data import DIALOGUE_ROUNDS, EXTRA_FIELD, subset_of_task
 
 SCORE = "urobench_score"
 OK = 0.5  # mark_wer.py:150: ``if wer <= 0.5``
@@ -70,11 +76,40 @@ def repeat_rate(language: str, transcript: str, reference: str) -> float:
     return (_wer_zh if language == "zh" else _wer_en)(transcript, reference)
 
 
+def said_in_rounds(doc: dict, results: list, task_name: str) -> list[str]:
+    """What a dialogue's answer says in each round: the transcript of the round's spoken answer (the text, in a run
+    answered in text), " " for a round with no answer (asr_for_eval.py:90-91 writes " " where a round's wav is
+    missing), each round's in order (``model_wrappers.conversation`` answers a dialogue with the list of its rounds)."""
+    rounds = results[0] if results and isinstance(results[0], list) else []
+    out = []
+    for k in range(len(doc["turns"])):
+        answer = rounds[k] if k < len(rounds) and not doc["audio_problem"] else None
+        out.append(" " if answer is None or failed_requests.is_failed(answer) else said([answer], task_name)[0])
+    return out
+
+
+def _dialogue_item(doc: dict, results: list, task, mode: str) -> dict:
+    """mark_gpt.py:691-702: five slots of question, answer and reference, "" past the dialogue's rounds."""
+    answers = said_in_rounds(doc, results, task.name)
+    item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "mode": mode, "rounds": len(doc["turns"]),
+            "unanswered": False}  # the script asks the judge of every dialogue, its missing rounds " "
+    for j in range(5):
+        turn = doc["turns"][j] if j < len(doc["turns"]) else {"question": "", "reference": ""}
+        item.update({f"question{j}": turn["question"], f"answer{j}": answers[j] if j < len(answers) else "",
+                     f"reference{j}": turn["reference"]})
+    return item
+
+
 def process_results(doc: dict, results: list, task) -> dict:
     subset = subset_of_task(task.name)
     missing = bool(doc["audio_problem"])
-    answer = "" if missing else said(results, task.name)[0]  # a text run scores the text (URO-Bench's --non_asr)
     out = {"audio_missing": float(missing)}
+    if subset.mode in DIALOGUE_ROUNDS:
+        if task.judged:
+            item = _dialogue_item(doc, results, task, subset.mode)
+            out.update({SCORE: item, "judge_failures": item})
+        return out
+    answer = "" if missing else said(results, task.name)[0]  # a text run scores the text (URO-Bench's --non_asr)
     if subset.mode == "wer":
         out[SCORE] = {"doc_id": doc["doc_id"], "rate": repeat_rate(doc["language"], answer, doc["reference"])}
     elif subset.mode == "ge":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, encode_conversation
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
@@ -22,6 +23,8 @@ def load(subset=None, sample=False, *, notes, **metadata):
 
 
 def doc_to_text(doc):
+    if "turns" in doc:  # a dialogue: each round's clip alone, answered in turn (examples/*/inference_multi.py)
+        return encode_conversation([AUDIO_PLACEHOLDER] * len(doc["turns"]))
     return ""  # the clip alone: URO-Bench's inference scripts give the model no text
 
 
