@@ -31,6 +31,7 @@ from typing import Any
 from collections.abc import Callable
 
 from lm_eval_audio.endpoints import chat_api
+from lm_eval_audio.judges import judge_audio
 from lm_eval_audio.judges.judge_cache import JudgeCache, cache_key
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.storage import run_state
@@ -160,7 +161,7 @@ class JudgeEngine:
         outcome = JudgeOutcome(request.item_id, request.messages)
         messages = list(request.messages)
         for attempt in range(cfg.max_parse_attempts):
-            key = cache_key(cfg.model, messages, cfg.request_params(), attempt, request.sample)
+            key = cache_key(cfg.model, judge_audio.for_key(messages), cfg.request_params(), attempt, request.sample)
             async with asking[key]:
                 reply = self.cache.get(key)
                 if reply is not None:
@@ -209,7 +210,7 @@ class JudgeEngine:
             stats.retries += 1
 
         response = await chat_api.create_with_retries(
-            [client], {"model": cfg.model, "messages": messages, **cfg.request_params()},
+            [client], {"model": cfg.model, "messages": judge_audio.for_wire(messages), **cfg.request_params()},
             cfg.max_retries, cfg.retry_base_seconds, on_call, on_retry,
         )
         return chat_api.reply_text(response)

@@ -104,11 +104,6 @@ GenEmotion-zh 43 ge pro zh oral
 GenStyle-zh 39 gs pro zh oral
 """)
 
-# The modes this plugin cannot score yet, and why: their tasks stop the run before the model loads, in one line.
-NOT_SUPPORTED = {
-    "srt": "its judge is Gemini 2.0 Flash listening to the spoken answer (metrics/mark_gemini.py), and no judge here "
-           "hears audio yet",
-}
 # Fields a subset's scoring reads beside the question and the reference (mark_gpt.py reads them from test.jsonl)
 EXTRA_FIELD = {"gs": "style", "ue": "emotion", "ml": "requirement"}
 # The dialogue modes and the numbers of rounds their judge prompts take (mark_gpt.py get_prompt: prompt_multi2..5,
@@ -129,15 +124,6 @@ DATA = DataSpec(
     advice=ADVICE.replace("`huggingface-cli download {repo} --repo-type dataset --local-dir {local_dir}`",
                           f"`huggingface-cli download {{repo}} {ARCHIVE} --repo-type dataset --local-dir /data` and "
                           f"`unzip /data/{ARCHIVE} -d /data`"))
-
-
-def unsupported(subset: Subset) -> str | None:
-    """Why a subset cannot be run here (one line, with what would unblock it), or None."""
-    why = NOT_SUPPORTED.get(subset.mode)
-    if why is None:
-        return None
-    return (f"URO-Bench {subset.name} ({subset.task}) cannot be scored by this plugin: {why}. Leave it out (the "
-            f"urobench groups do); docs/SPOKEN.md says what would unblock it")
 
 
 def subset_of_task(task: str) -> Subset | None:

@@ -12,6 +12,12 @@ not filled again). Its readings:
   counted (``judge_failures``);
 * qa: each sample is 1 where the reply is exactly ``Yes`` (not "yes", not "Yes."), else 0; every reply reads.
 
+SRT's judge (metrics/mark_gemini.py) is gemini-2.0-flash hearing the spoken answer: its prompt (``prompts.SRT``,
+sent unstripped as the script sends it) then the answer's WAV file (``judge_audio``: OpenAI's ``input_audio``, which
+Gemini's OpenAI-compatible endpoint reads), no system message, one reply, Gemini's default sampling (its YAML:
+temperature 1.0, top_p not sent), read as the 1-5 modes. The script scores a reply ``int`` cannot read 0; here as
+the 1-5 modes (asked again, then counted and left out).
+
 An API error makes the script score the item 0 (``mark`` returns ``[0, 0, 0]``); here it is retried, then left out
 and counted: a failed call is no verdict. An empty transcript ("" or " ") scores 0 there after the call; here
 without one (``scoring``).
@@ -19,6 +25,7 @@ without one (``scoring``).
 
 from __future__ import annotations
 
+from lm_eval_audio.judges.judge_audio import audio_part
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import every_sample, fill, run
 from lm_eval_audio.tasks.urobench import prompts
@@ -26,6 +33,9 @@ from lm_eval_audio.tasks.urobench import prompts
 PROMPT_VERSION = "urobench@9e74bc04:mark_gpt;n3-as-3-requests;one-pass-fill;unreadable-reasked"
 SYSTEM = "You are a helpful assistant."  # mark_gpt.py:567
 SAMPLES = ("s1", "s2", "s3")  # n=3
+# SRT's judge (metrics/mark_gemini.py): gemini-2.0-flash hears the answer, one reply per item
+SRT_PROMPT_VERSION = "urobench@9e74bc04:mark_gemini;answer-wav-as-input_audio;unreadable-reasked"
+SRT_SAMPLES = ("s1",)
 REASK = "After evaluating, please output the score only without anything else."  # the 1-5 prompts' own words
 
 # mode -> (prompt, {placeholder: the item's field})
@@ -61,6 +71,9 @@ def template_key(mode: str, item: dict) -> str:
 
 
 def messages_for(mode: str, item: dict) -> list[dict]:
+    if mode == "srt":  # mark_gemini.py:55-62: contents=[prompt, the answer's wav], no system instruction
+        text = fill(prompts.SRT, {"{question}": str(item["question"])})
+        return [{"role": "user", "content": [{"type": "text", "text": text}, audio_part(item["answer_audio"]["path"], item["answer_audio"]["sha256"])]}]
     template, fields = {**TEMPLATES, **DIALOGUE_TEMPLATES}[template_key(mode, item)]
     user = fill(template, {placeholder: str(item[field]) for placeholder, field in fields.items()})
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
@@ -85,14 +98,16 @@ def item_score(samples: list[int]) -> float:
 
 
 def judge(mode: str, items: list[dict], config: JudgeConfig, task) -> list[list[int] | None]:
-    """Per item its three samples' readings, None where the judge failed on one. Items hold ``uniq_id``,
-    ``question``, ``response`` (the transcript), ``reference`` and the mode's own field."""
+    """Per item its samples' readings (three; SRT's one), None where the judge failed on one. Items hold
+    ``uniq_id``, ``question``, ``response`` (the transcript), ``reference`` and the mode's own field; SRT's
+    ``answer_audio``, the spoken answer's file, which its judge hears."""
     parse, reask = (parse_yes, None) if mode == "qa" else (parse_int, REASK)
+    kind, desc, version, samples = ("urobench_gemini_judge", "URO-Bench Gemini judge", SRT_PROMPT_VERSION,
+                                    SRT_SAMPLES) if mode == "srt" else \
+        ("urobench_gpt_judge", "URO-Bench GPT judge", PROMPT_VERSION, SAMPLES)
 
     def requests_for(item):
         messages = messages_for(mode, item)
-        return [(s, messages, parse, reask, k) for k, s in enumerate(SAMPLES)]
+        return [(s, messages, parse, reask, k) for k, s in enumerate(samples)]
 
-    verdicts = run("urobench_gpt_judge", task, config, items, requests_for, None, "URO-Bench GPT judge",
-                   PROMPT_VERSION)
-    return every_sample(verdicts, SAMPLES)
+    return every_sample(run(kind, task, config, items, requests_for, None, desc, version), samples)

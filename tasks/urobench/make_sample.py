@@ -7,7 +7,8 @@ Laid out exactly as ``URO-Bench-data`` unzips (Ruiqi-Yan/URO-Bench@9e74bc04 scri
 the scripts read: ``source_text``, ``target_text`` where the subset has a reference (a list in one Summary item, as
 some published items are), ``style``, ``emotion``. English subsets of each scoring mode the sample runs offline
 (wer, semi-open, qa, open; ue, sf, gs), and GenEmotion-en (ge, which needs emotion2vec's weights: not in
-``urobench_sample``); two items each, spoken by espeak-ng. The dialogue subsets' lines hold ``id``, ``num_round`` and
+``urobench_sample``), and SRT-en (srt, whose judge hears the answer: not in ``urobench_sample`` either); two items
+each, spoken by espeak-ng. The dialogue subsets' lines hold ``id``, ``num_round`` and
 ``dialogue`` (each round's ``round``, ``source_wav``, ``source_text``, ``target_text``: examples/example-test/
 inference_multi.py): MtBenchEval-en's two dialogues of two and three rounds, SpeakerAware-en's one of three (its
 first and third rounds in one voice, the second in another; not in ``urobench_sample``).
@@ -60,6 +61,10 @@ SUBSETS = {  # (track, subset) -> items: the fields of test.jsonl but source_wav
          "target_text": "Arr, the sun be shinin' bright on the deck this fine mornin', matey!"},
         {"source_text": "Tell me about the rain like a poet.", "style": "poetic",
          "target_text": "Soft silver threads fall from a sleeping sky."},
+    ],
+    ("pro", "SRT-en"): [
+        {"source_text": "Please read this tongue twister: she sells sea shells by the sea shore."},
+        {"source_text": "Recite the first line of twinkle twinkle little star."},
     ],
     ("pro", "GenEmotion-en"): [
         {"source_text": "Say happily: we won the match today.", "emotion": "happy",

@@ -1,7 +1,8 @@
 """URO-Bench's judge prompts, reproduced exactly from Ruiqi-Yan/URO-Bench@9e74bc04 metrics/mark_gpt.py ``get_prompt``
 (benchmark data: copied, not rewritten). Each is the official string literal as it stands in that function, its
 four-space indentation inside the triple quotes included, and ``.strip()``-ed as the script strips it; the lines
-given are the literal's in that file. The unused ``prompt_contrast`` is not here.
+given are the literal's in that file. The unused ``prompt_contrast`` is not here. ``SRT`` is the Gemini judge's
+prompt of metrics/mark_gemini.py, which the script sends as it stands (not stripped).
 """
 
 # fmt: off
@@ -416,3 +417,25 @@ SA = """
     Please output only one score for the whole conversation without anything else.
     You don’t need to provide any explanations.
     """.strip()
+
+# metrics/mark_gemini.py:19-37 (template; the one literal of this file not .strip()-ed: its leading
+# newline and its eight-space indentation are sent as they stand)
+SRT = """
+        I need your help to evaluate the performance of several models in a speech interaction scenario where the model is required to perform tasks such as singing, reciting, or reading tongue twisters. 
+        The models will receive a user input and generate an audio response.
+        Your task is to rate the model’s performance based on the provided user input transcription [Instruction] and the model’s audio output.
+
+        Please evaluate the response on a scale of 1 to 5, focusing on the quality, clarity, and effectiveness of the audio output:
+        1 point: The audio response is largely irrelevant or incorrect. The model fails to perform the requested task (singing, reciting, or reading) properly, or the audio is unclear, garbled, or hard to understand.
+        2 points: The audio response somewhat matches the task, but with noticeable issues. The performance may be off-key or unclear, and the model may not fully follow the requested task (e.g., missing lyrics in a song or stumbling over words in a tongue twister).
+        3 points: The audio response is generally clear and relevant, but it may lack fluency or accuracy in certain parts. The model performs the task reasonably well, but there may be slight mistakes or a lack of engagement in the delivery.
+        4 points: The audio response is clear, accurate, and demonstrates a strong understanding of the task. The model performs the task effectively, but there may be minor inconsistencies or slight imperfections in delivery (e.g., minor timing or pitch issues in singing).
+        5 points: The audio response is flawless, demonstrating full mastery of the task. The model performs the task with high clarity, accuracy, and engagement, delivering a high-quality performance that aligns perfectly with the user’s input and intent.
+
+        Below is the transcription of user’s instruction:
+        ### [Instruction]
+        {question}
+
+        After evaluating, please output the score only without anything else.
+        You don’t need to provide any explanations.
+        """

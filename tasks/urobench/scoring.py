@@ -12,6 +12,9 @@ answer (``asr_for_eval.py``'s, here the answers' recognizer's):
   (``prompt_multi2``..``5`` by its number of rounds, ``prompt_sa``), read and scaled as the 1-5 modes. Each round
   is answered with the model's own earlier answers in its context (``model_wrappers.conversation``); a round with
   no answer is " " there, as asr_for_eval.py writes it, and the judge is asked all the same.
+* ``urobench_score`` of SRT-en and -zh (metrics/mark_gemini.py): each spoken answer heard by the judge (gemini-2.0-flash
+  there) with the prompt, its 1-5 rating read as the 1-5 modes, ``sum * 20 / N``; an answer with no audio scores 0
+  and stays in N (the script stops on a missing wav).
 * ``urobench_score`` of Repeat and Repeat-zh (metrics/mark_wer.py ``eval_repeat``, evaluate.py:186-191): each item's
   error rate ``get_wer(lang, transcript, reference)``, an item "ok" where it is at most 0.5; the score is ``ok_rate *
   (1 - mean rate of the ok items) * 100``. The transcript is jiwer's reference there and the text the hypothesis
@@ -118,6 +121,11 @@ def process_results(doc: dict, results: list, task) -> dict:
     elif task.judged:
         item = {"doc_id": doc["doc_id"], "uniq_id": doc["uniq_id"], "mode": subset.mode, "question": doc["question"],
                 "reference": doc["reference"], "response": answer, "unanswered": answer in ("", " ")}
+        if subset.mode == "srt":  # its judge hears the answer: unanswered only where there is nothing to hear
+            spoken = results[0] if results and isinstance(results[0], SpokenAnswer) and not missing else None
+            item["answer_audio"] = {k: spoken.audio[k] for k in ("path", "sha256")} \
+                if spoken is not None and spoken.audio.get("seconds") else None
+            item["unanswered"] = item["answer_audio"] is None
         if subset.mode in EXTRA_FIELD:
             item[EXTRA_FIELD[subset.mode]] = doc[EXTRA_FIELD[subset.mode]]
         out.update({SCORE: item, "judge_failures": item})
