@@ -16,6 +16,7 @@ turn missing from their context.
 from __future__ import annotations
 
 from lm_eval.api.instance import Instance
+from lm_eval.api.model import CacheHook
 
 from lm_eval_audio.audio.markers import decode_conversation, encode_chat_context
 from lm_eval_audio.model_wrappers import failed_requests
@@ -48,12 +49,22 @@ def answered_in_turns(wrapper, requests, answer) -> list:
             args = (encode_chat_context(turns, True), talk["gen_kwargs"], {"audio": talk["clips"][: k + 1]})
             asked.append(Instance(request.request_type, request.doc, args, idx=k,
                                   metadata=(request.task_name, request.doc_id, request.repeats)))
-        for i, reply in zip(live, answer(asked) if asked else []):
+        for i, reply in zip(live, _uncached(wrapper, answer, asked) if asked else []):
             rounds[i].append(reply)
             history[i] += [{"role": "user", "content": talks[i]["turns"][k]},
                            {"role": "assistant", "content": str(getattr(reply, "text", reply))}]
     out.update(rounds)
     return [out[i] for i in range(len(requests))]
+
+
+def _uncached(wrapper, answer, asked: list) -> list:
+    """The rounds' answers, none of them handed to ``--use_cache`` (the wrapper's hook would key each by its round's
+    request, which no run looks up): the conversation's list is cached whole, under the document's request."""
+    hook, wrapper.cache_hook = wrapper.cache_hook, CacheHook(None)
+    try:
+        return answer(asked)
+    finally:
+        wrapper.cache_hook = hook
 
 
 def _ended(replies: list) -> bool:

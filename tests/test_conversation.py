@@ -69,6 +69,22 @@ def test_each_round_is_asked_with_the_earlier_answers_and_every_conversation_of_
     assert model.calls[1][0].args[2] == {"audio": ["a1.wav"]}
 
 
+def test_use_cache_gets_the_conversation_whole_and_no_round_apart():
+    stored = []
+
+    class Hook:
+        def add_partial(self, attr, req, res):
+            stored.append((req[0][:12], res))
+
+    model = Recording(lambda r: f"answer {r.idx}")
+    model._generate_until = lambda requests, disable_tqdm: [
+        (model.cache_hook.add_partial("generate_until", r.args, model.reply(r)), model.reply(r))[1] for r in requests]
+    model.cache_hook = Hook()
+    plain = Instance("generate_until", {}, ("Say it.", dict(GEN)), idx=0, metadata=("plain_task", 1, 1))
+    assert model.generate_until([_talk(0, ["a.wav", "b.wav"]), plain]) == [["answer 0", "answer 1"], "answer 0"]
+    assert stored == [("Say it.", "answer 0")] and isinstance(model.cache_hook, Hook)  # the rounds: none
+
+
 def test_a_spoken_rounds_own_text_is_what_the_next_round_hears():
     from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
 
