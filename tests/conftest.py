@@ -24,6 +24,7 @@ if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
         os.environ.setdefault(_threads, "1")
 
 REPO = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
 
 
 def pytest_collection_modifyitems(items) -> None:
@@ -35,7 +36,6 @@ def pytest_collection_modifyitems(items) -> None:
         return float(marker.kwargs.get("seconds", 0)) if marker else 0.0
 
     items.sort(key=lambda item: -seconds(item))  # stable: equal ones keep their order
-BIN = Path(sys.executable).parent  # the venv's bin: lm_eval, lm-eval-audio, accelerate
 
 
 def _tiny_model(arch: str):

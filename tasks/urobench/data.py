@@ -219,8 +219,8 @@ def load_docs(subset: Subset, metadata: dict, sample: bool, *, notes: DataNotes)
         raise UROBenchDataError(f"{label}: {path} does not exist. " + DATA.help())
     notes.note("sources", label, (source.reading([path]) if source.snapshot is None else source).record())
     docs, invalid, no_audio = [], LeftOut(label, "line", notes), 0
+    dialogue = subset.mode in DIALOGUE_ROUNDS
     for number, item in jsonl.records(str(path), UROBenchDataError, "; download it again"):
-        dialogue = subset.mode in DIALOGUE_ROUNDS
         bad = (_dialogue_problem if dialogue else _problem)(item, subset)
         if bad:
             invalid.add(number, item.get("key") if isinstance(item, dict) else None, bad)

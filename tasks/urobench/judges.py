@@ -73,7 +73,8 @@ def template_key(mode: str, item: dict) -> str:
 def messages_for(mode: str, item: dict) -> list[dict]:
     if mode == "srt":  # mark_gemini.py:55-62: contents=[prompt, the answer's wav], no system instruction
         text = fill(prompts.SRT, {"{question}": str(item["question"])})
-        return [{"role": "user", "content": [{"type": "text", "text": text}, audio_part(item["answer_audio"]["path"], item["answer_audio"]["sha256"])]}]
+        heard = audio_part(item["answer_audio"]["path"], item["answer_audio"]["sha256"])
+        return [{"role": "user", "content": [{"type": "text", "text": text}, heard]}]
     template, fields = {**TEMPLATES, **DIALOGUE_TEMPLATES}[template_key(mode, item)]
     user = fill(template, {placeholder: str(item[field]) for placeholder, field in fields.items()})
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
