@@ -125,6 +125,20 @@ def test_lm_evals_chat_template_and_system_instruction_come_before_the_conversat
                                              ("user", "<audio>")]
 
 
+def test_a_benchmarks_given_context_comes_after_the_system_turn_and_before_the_first_spoken_turn():
+    given = [{"role": "user", "content": "I have two cats."}, {"role": "assistant", "content": "Two pets."}]
+    conversation = encode_conversation(["<audio>"], given)
+    chat = encode_chat_context([{"role": "system", "content": "Be brief."}, {"role": "user", "content": conversation}])
+    for context, system in ((conversation, []), (chat, [("system", "Be brief.")])):
+        model = Recording(lambda r: "three")
+        assert model.generate_until([_talk(0, ["a.wav"], context)]) == [["three"]]
+        (asked,) = model.calls[0]
+        assert _turns(asked) == [*system, ("user", "I have two cats."), ("assistant", "Two pets."), ("user", "<audio>")]
+        assert asked.args[2] == {"audio": ["a.wav"]}
+    with pytest.raises(ValueError, match="a user or assistant turn of text"):
+        encode_conversation(["<audio>"], [{"role": "system", "content": "x"}])
+
+
 def test_a_conversation_whose_clips_do_not_pair_with_its_turns_is_refused_by_document():
     with pytest.raises(ValueError, match="talk_task document 3: a conversation of 2 turn.* carries 1 clip"):
         Recording(lambda r: "x").generate_until([Instance(

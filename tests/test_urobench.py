@@ -339,8 +339,17 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     (dialogue,) = {p for p in prompts_seen if "### [Round_2]" in p}  # n=3: three requests of the one prompt
     assert all(f"### [Response]\n    {r['transcript']}\n" in dialogue for r in rounds) and "[Round_3]" not in dialogue
 
-    for eval_set in ("reasoning", "creativity", "single_round", "emotion"):
+    for eval_set in ("reasoning", "creativity", "single_round", "emotion", "multi_round"):
         assert results[f"vocalbench_sample_{eval_set}"]["vocalbench_rating,none"] == 3.0
+    # multi_round: the dialogue so far is text turns; the question's clip alone is heard, and judged with the context
+    (said,) = logged("vocalbench_sample_multi_round")["spoken_answer"]
+    (judged,) = [r["messages"][1]["content"] for r in vocal.requests if r["messages"][1]["content"].startswith(
+        "Context:\n User: I have two cats and one dog.\nModel: That is three pets in all.\n\n\n  Question: ")]
+    assert judged.endswith(f"Response: {said['transcript']}")
+    # robust: --limit 1 answers only the first document (a clean one): no condition to compare, so no score
+    assert results["vocalbench_sample_robust"]["vocalbench_robustness,none"] is None
+    assert "no reading of robust-" in results_json(out)["lm_eval_audio_null_reasons"][
+        "results.vocalbench_sample_robust.vocalbench_robustness,none"]
     assert results["vocalbench_sample_safety"]["vocalbench_refusal,none"] == 1.0
     sample = logged("vocalbench_sample_knowledge")
     right = vocalbench_scoring.knowledge_right(sample["doc"]["answer"], sample["spoken_answer"][0]["transcript"])

@@ -23,6 +23,8 @@ OFFICIAL_PROMPT_SHA256 = {
     "reasoning.txt": "49dddb5e505d8eab9b31cb57f2a94ea472d928a74de28e5cb136404b81992375",
     "safety.txt": "c3ef2d1416a99aeafd365513796a6a7bba19f980132dea80951b13cc95bf6ead",
     "single_round.txt": "b5a3fb3c1a3a7076a0477607c850bd8c5f52b1051468befc7146fd1370d5fe73",
+    "multi_round.txt": "c305d43205ef41019590a6d1be028051e0afe33b64b166efbd07713661d3987d",
+    "robust.txt": "b5a3fb3c1a3a7076a0477607c850bd8c5f52b1051468befc7146fd1370d5fe73",  # single_round.txt's bytes
     "creativity/appreciation.txt": "2b31f8dd8e5e003c321418dd4a600f854d97ef260a55a080a4ab603a676266ae",
     "creativity/argumentative.txt": "22070075a751380dbdb4c20ccb6e0610116ed6aacd098844f7f858526978d596",
     "creativity/descriptive.txt": "5e6ae1d459f09a597a0ec14efcb5e45221d301adb7cb32f217e665e38c318241",

@@ -34,17 +34,23 @@ def decode_chat_context(context: str) -> tuple[list[dict], bool] | None:
 _CONVERSATION_MARKER = "<|lm_eval_audio:conversation|>"
 
 
-def encode_conversation(turns: list[str]) -> str:
+def encode_conversation(turns: list[str], context: list[dict] = ()) -> str:
     """A task's prompt for a spoken conversation (``doc_to_text``): the user's turns, each with its clip's
     ``<audio>`` marker, to be answered one after another, each answer in the context of the next
-    (``model_wrappers.conversation``); the request carries the turns' clips in order."""
-    return _CONVERSATION_MARKER + json.dumps({"turns": list(turns)}, ensure_ascii=False)
+    (``model_wrappers.conversation``); the request carries the turns' clips in order. ``context``: the turns a
+    benchmark gives as the dialogue so far (chat messages, text only), before the first turn the model answers."""
+    for turn in context:
+        if turn.get("role") not in ("user", "assistant") or not isinstance(turn.get("content"), str):
+            raise ValueError(f"a conversation's context turn must be a user or assistant turn of text: {turn!r}")
+    payload = {"turns": list(turns), **({"context": list(context)} if context else {})}
+    return _CONVERSATION_MARKER + json.dumps(payload, ensure_ascii=False)
 
 
 def decode_conversation(context: str) -> tuple[list[dict], list[str]] | None:
-    """(the turns before the conversation, the user's turns) of a conversation's prompt, or None for any other.
-    lm-eval may have put it in a chat (``--apply_chat_template``: the turns before it are its system turn) or after
-    plain text (``--system_instruction`` without a template: a system turn here)."""
+    """(the turns before the conversation, the user's turns) of a conversation's prompt, or None for any other. The
+    turns before it: a system turn, then the context the benchmark gave. lm-eval may have put the prompt in a chat
+    (``--apply_chat_template``: the turns before it are its system turn) or after plain text
+    (``--system_instruction`` without a template: a system turn here)."""
     chat = decode_chat_context(context)
     if chat is not None:
         messages = chat[0]
@@ -59,7 +65,8 @@ def decode_conversation(context: str) -> tuple[list[dict], list[str]] | None:
             return None
         before = [{"role": "system", "content": context[:at].strip()}] if context[:at].strip() else []
         text = context[at:]
-    return before, list(json.loads(text[len(_CONVERSATION_MARKER):])["turns"])
+    payload = json.loads(text[len(_CONVERSATION_MARKER):])
+    return before + list(payload.get("context", [])), list(payload["turns"])
 
 
 def _parts(content) -> list[dict]:

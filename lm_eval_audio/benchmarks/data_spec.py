@@ -104,21 +104,25 @@ def is_sample_task(task: str) -> bool:
     return "_sample" in task
 
 
-def listed_source(spec: DataSpec, metadata: dict, sample: bool, listing: str, what: str) -> DataSource:
-    """The source of a benchmark whose tasks read one listing file (``listing``, relative to its folder), then only
-    the clips their documents name: the bundled sample, the local folder, or the Hub snapshot with the listing
-    fetched (the clips come when the run's documents are known). Without the listing, one line naming the folder or
-    repository and the fix."""
+def listed_source(spec: DataSpec, metadata: dict, sample: bool, listing: str | tuple[str, ...],
+                  what: str) -> DataSource:
+    """The source of a benchmark whose tasks read listing files (``listing``, one or several, relative to its
+    folder), then only the clips their documents name: the bundled sample, the local folder, or the Hub snapshot with
+    the listings fetched (the clips come when the run's documents are known). Without a listing, one line naming the
+    folder or repository and the fix."""
+    listings = (listing,) if isinstance(listing, str) else tuple(listing)
     source = resolve(spec, metadata, sample)
     snapshot = source.snapshot
     if snapshot is None:
-        if not (source.root / listing).is_file():
-            raise spec.error(f"{spec.name} folder {str(source.root)!r} holds no {listing}. " + spec.help())
-        return source.reading([source.root / listing])
-    if listing not in snapshot.files:
-        raise spec.error(f"{snapshot.label} lists no {listing}: not the layout this plugin reads. " + spec.help())
-    snapshot.fetch([snapshot.files[listing]], what, needed_to_plan=True)
-    return DataSource(snapshot.root, snapshot, (listing,))
+        for name in listings:
+            if not (source.root / name).is_file():
+                raise spec.error(f"{spec.name} folder {str(source.root)!r} holds no {name}. " + spec.help())
+        return source.reading([source.root / name for name in listings])
+    for name in listings:
+        if name not in snapshot.files:
+            raise spec.error(f"{snapshot.label} lists no {name}: not the layout this plugin reads. " + spec.help())
+    snapshot.fetch([snapshot.files[name] for name in listings], what, needed_to_plan=True)
+    return DataSource(snapshot.root, snapshot, listings)
 
 
 def real_tasks(tasks: list[str]) -> bool:

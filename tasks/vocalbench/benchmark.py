@@ -21,9 +21,9 @@ BENCHMARK = Benchmark(
     name="VocalBench",
     check_data=check_data,
     count_metrics=("judge_failures", "judge_unread"),
-    scales={"vocalbench_acc": "0-100", "vocalbench_rating": "0-5"},
+    scales={"vocalbench_acc": "0-100", "vocalbench_rating": "0-5", "vocalbench_robustness": "0-15"},
     without_judge="VocalBench: only knowledge (scored by rule); the judged sets' answers are logged",
-    judge_metrics=("vocalbench_rating", "vocalbench_refusal"),
-    headline_metrics=("vocalbench_acc", "vocalbench_rating", "vocalbench_refusal"),
+    judge_metrics=("vocalbench_rating", "vocalbench_refusal", "vocalbench_robustness"),
+    headline_metrics=("vocalbench_acc", "vocalbench_rating", "vocalbench_refusal", "vocalbench_robustness"),
     table_note=("VocalBench: each set scored as its scripts score the transcript of the spoken answer; its Overall "
-                "needs the emotion (acoustic) and instruction-following sets, not run here (docs/SPOKEN.md)"))
+                "needs the instruction-following set, not run here (docs/SPOKEN.md)"))

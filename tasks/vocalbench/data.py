@@ -31,7 +31,16 @@ SETS = {
     "single_round": (200, ()),
     "emotion": (500, ("Question_emo", "Score")),
     "safety": (400, ()),
+    "multi_round": (400, ("Answer", "Context")),
+    "robust": (700, ("Answer",)),  # of robust.json's 3,600, the six conditions scored, and single_round's 100 clean
 }
+# robust: the conditions utils/read_score_robust.py scores (its ``eval_sets``: each kind's hardest level), out of the
+# 36 in robust.json; the clean score is the single_round answers to robust_clean.json's questions
+# (utils/read_score_robust_clean.py: single_round items whose Answer is one of robust_clean.json's)
+ROBUST_CONDITIONS = ("robust-background_noise-snr_-5", "robust-white_noise-snr_-5", "robust-reverberation-rt60_30",
+                     "robust-packet_loss-dropping_70", "robust-farfield-filter_400hz",
+                     "robust-distortion-clipping_0.0001")
+CLEAN = "clean"
 AUDIO = "audio"
 # the labels of an emotion item's five ``Score`` values, in order (its ``Rate_text``: "Angry: 5; Happy: 1; ...";
 # utils/calc_emotion_acoustic.py zips them with emotion2vec's, tokens.txt as README.md:207 writes it)
@@ -53,10 +62,17 @@ def listing(eval_set: str) -> str:
     return f"json/{eval_set}.json"
 
 
+def listings(eval_set: str) -> tuple[str, ...]:
+    """The lists a set's documents come from: robust's, its clean questions' and single_round's; else its own."""
+    if eval_set == "robust":
+        return listing("robust"), listing("robust_clean"), listing("single_round")
+    return (listing(eval_set),)
+
+
 def data_source(eval_set: str, metadata: dict, sample: bool) -> DataSource:
-    """The bundled sample, the local folder, or the Hub snapshot with the set's list fetched (the clips come when
+    """The bundled sample, the local folder, or the Hub snapshot with the set's lists fetched (the clips come when
     the run's documents are known)."""
-    return listed_source(DATA, metadata, sample, listing(eval_set), "vocalbench")
+    return listed_source(DATA, metadata, sample, listings(eval_set), "vocalbench")
 
 
 def _problem(item, needed: tuple[str, ...]) -> str | None:
@@ -70,10 +86,44 @@ def _problem(item, needed: tuple[str, ...]) -> str | None:
     if "Score" in needed and not (isinstance(item["Score"], list) and len(item["Score"]) == len(SCORED_EMOTIONS)
                                   and all(isinstance(v, (int, float)) for v in item["Score"])):
         return f"Score {item['Score']!r} is not five numbers ({', '.join(SCORED_EMOTIONS)})"
+    if "Context" in needed and not _is_dialogue(item["Context"]):
+        return "Context is not a list of turns ({'from': 'user' or 'assistant', 'value': text}) starting with the user's"
     if "Category" in needed and not _judge_prompt_of(str(item["Category"])).is_file():
         # found here, not when the judge is asked after the model has answered
         return f"Category {item['Category']!r} has no judge prompt (prompts/creativity/)"
     return None
+
+
+def _is_dialogue(context) -> bool:
+    return isinstance(context, list) and bool(context) and all(
+        isinstance(turn, dict) and turn.get("from") == ("user", "assistant")[i % 2] and isinstance(turn.get("value"), str)
+        for i, turn in enumerate(context))
+
+
+def _robust_items(root: Path, notes: DataNotes, label: str) -> list[tuple[dict, dict]]:
+    """robust's (item, what its document adds): the clean questions' single_round items first, then the scored
+    conditions' items, each asked the clean question of its index (qwenmax_eval.py reads robust's questions from
+    robust_clean.json: ``metadata[int(question_id.split('-')[-1])]``)."""
+    robust, clean, single = (jsonl.json_list(root / name, VocalBenchDataError) for name in listings("robust"))
+    clean_answers = {item.get("Answer") for item in clean if isinstance(item, dict)}
+    out = [(item, {"condition": CLEAN, "judged_as": "single_round"})
+           for item in single if isinstance(item, dict) and item.get("Answer") in clean_answers]
+    if not out:
+        raise VocalBenchDataError(f"{label}: no single_round item answers a question of {root / listing('robust_clean')}"
+                                  ": robust's clean score cannot be formed; use the complete official lists")
+    left_out = LeftOut(label, "item", notes)
+    for index, item in enumerate(robust):
+        qid = str(item.get("Qid", "")) if isinstance(item, dict) else ""
+        if qid.rsplit("-", 1)[0] not in ROBUST_CONDITIONS:
+            continue  # a condition the score does not read (30 of robust.json's 36)
+        number = qid.rsplit("-", 1)[1]
+        if not (number.isdigit() and int(number) < len(clean) and isinstance(clean[int(number)], dict)):
+            left_out.add(index, qid, f"has no clean question: robust_clean.json has no item {number!r}")
+            continue
+        out.append(({**item, "Question": clean[int(number)].get("Question")},
+                    {"condition": qid.rsplit("-", 1)[0], "judged_as": "robust"}))
+    left_out.warn(root / listing("robust"))
+    return out
 
 
 def _judge_prompt_of(category: str) -> Path:
@@ -88,10 +138,13 @@ def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) 
     label = f"VocalBench {eval_set}" + (" sample" if sample else "")
     notes.note("sources", label, source.record())
     path = source.root / listing(eval_set)
-    items = jsonl.json_list(path, VocalBenchDataError)
+    if eval_set == "robust":
+        items = _robust_items(source.root, notes, label)
+    else:
+        items = [(item, {}) for item in jsonl.json_list(path, VocalBenchDataError)]
     needed = SETS[eval_set][1]
     docs, invalid, no_audio = [], LeftOut(label, "item", notes), 0
-    for index, item in enumerate(items):
+    for index, (item, added) in enumerate(items):
         bad = _problem(item, needed)
         if bad:
             invalid.add(index, item.get("Qid") if isinstance(item, dict) else None, bad)
@@ -107,7 +160,8 @@ def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) 
                      "question": str(item["Question"]), "answer": str(item.get("Answer", "")),
                      "category": str(item.get("Category", "")), "topic": str(item.get("Topic", "")),
                      "source": str(item.get("Source", "")), "question_emotion": str(item.get("Question_emo", "")),
-                     "audio": [str(audio)], "audio_problem": problem,
+                     "audio": [str(audio)], "audio_problem": problem, **added,
+                     **({"context": item["Context"]} if "Context" in needed else {}),
                      **({"target_emotion": dict(zip(SCORED_EMOTIONS, item["Score"]))} if "Score" in needed else {})})
     invalid.warn(path)
     if not docs:

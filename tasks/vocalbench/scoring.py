@@ -7,6 +7,9 @@ spoken answer (its ``asr_pred``):
   lower-cased; the accuracy over the items, x100 as ``gen_score.sh`` prints it.
 * ``vocalbench_rating`` (reasoning, creativity, single_round, emotion: utils/read_score.py): the mean of the judge's
   0-5 readings (``judges``).
+* ``vocalbench_robustness`` (robust, utils/read_score_robust.py): for each of the six conditions scored, the mean
+  reading of its answers over the clean score (the mean reading of single_round's answers to the same questions,
+  read_score_robust_clean.py), at most 1, times 2.5; their sum, 0-15.
 * ``vocalbench_refusal`` (safety): the mean of the readings, 1 for a refusal, where the text's and the speech's
   readings must agree (``qwenmax_eval.py:222-225``: both 0 where they differ).
 * ``vocalbench_clarity`` (single_round, utils/whisper_asr/calc_wer.py): the corpus WER x100 of each answer's
@@ -21,6 +24,7 @@ An item whose clip is missing or that the model did not speak is scored as the e
 
 from __future__ import annotations
 
+import logging
 import re
 
 from lm_eval_audio.judges import task_judge
@@ -29,6 +33,8 @@ from lm_eval_audio.metrics.spoken_answer import SpokenAnswer, said
 from lm_eval_audio.tasks.vocalbench import judges
 
 ACC, RATING, REFUSAL, CLARITY = "vocalbench_acc", "vocalbench_rating", "vocalbench_refusal", "vocalbench_clarity"
+ROBUSTNESS = "vocalbench_robustness"
+log = logging.getLogger("lm_eval.audio.vocalbench")
 # calc_wer.py's ordinal_words, in its order: the words, then the digits with their suffixes (its "11st", "12nd" and
 # "13rd" included)
 _WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
@@ -37,7 +43,7 @@ _SUFFIXED = "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11st 11th 12th 12nd 13rd 1
 ORDINALS = {**{word: n for n, word in enumerate(_WORDS, 1)}, **{k: int(k[:-2]) for k in _SUFFIXED.split()}}
 _ORDINAL = re.compile(rf'(\b(?:{"|".join(re.escape(k) for k in ORDINALS)})\b[,.]?)|(\b\d+(?:st|nd|rd|th)\b)',
                       re.IGNORECASE)
-METRIC = {"knowledge": ACC, "safety": REFUSAL}  # the others: RATING
+METRIC = {"knowledge": ACC, "safety": REFUSAL, "robust": ROBUSTNESS}  # the others: RATING
 
 
 def remove_sp(text: str) -> str:
@@ -87,6 +93,8 @@ def clarity_counts(text: str, transcript: str):
 
 def process_results(doc: dict, results: list, task) -> dict:
     missing = bool(doc["audio_problem"])
+    if results and isinstance(results[0], list):  # multi_round: a conversation of one round after its context
+        results = results[0][-1:]
     transcript, text = ("", "") if missing else said(results, task.name)  # a text run: the script's s2t score
     out = {"audio_missing": float(missing)}
     metric = METRIC.get(doc["set"], RATING)
@@ -97,9 +105,10 @@ def process_results(doc: dict, results: list, task) -> dict:
         out[ACC] = {"doc_id": doc["doc_id"], "right": knowledge_right(doc["answer"], transcript)}
     elif task.judged:
         item = {**{k: doc[k] for k in ("doc_id", "uniq_id", "set", "question", "answer", "category",
-                                       "question_emotion")}, "response": transcript, "text": text}
+                                       "question_emotion")}, "response": transcript, "text": text,
+                **{k: doc[k] for k in ("context", "condition", "judged_as") if k in doc}}
         out.update({metric: item, "judge_failures": item})
-        if metric == RATING:
+        if metric in (RATING, ROBUSTNESS):
             out["judge_unread"] = item
     return out
 
@@ -133,6 +142,28 @@ def vocalbench_rating(items: list[dict], task) -> float:
 
 def vocalbench_refusal(items: list[dict], task) -> float:
     return judged_mean(task, REFUSAL, items, _values(items, task), float, "item")
+
+
+def vocalbench_robustness(items: list[dict], task) -> float:
+    """read_score_robust.py ``gen_score`` (only_score): the sum over the six conditions of
+    ``min(1, mean / clean) * 2.5``; a reading the judge failed is left out of its mean (counted in judge_failures).
+    Each item's reading is its score in the logged samples; each condition's mean is logged."""
+    from lm_eval_audio.tasks.vocalbench.data import CLEAN, ROBUST_CONDITIONS
+
+    values = _values(items, task)
+    task.report_item_scores(ROBUSTNESS, [(i["doc_id"], v) for i, v in zip(items, values)])
+    means = {}
+    for condition in (CLEAN, *ROBUST_CONDITIONS):
+        read = [v for i, v in zip(items, values) if i["condition"] == condition and v is not None]
+        means[condition] = sum(read) / len(read) if read else None
+    log.info("%s: mean reading by condition: %s", task.name, means)
+    absent = [c for c, m in means.items() if m is None]
+    if absent:
+        return task.not_a_number(ROBUSTNESS, f"no reading of {', '.join(absent)}: the score needs the clean answers "
+                                             "and each of the six conditions (run the whole set)")
+    if not means[CLEAN]:
+        return task.not_a_number(ROBUSTNESS, "the clean answers' mean reading is 0: nothing to preserve")
+    return sum(min(1.0, means[c] / means[CLEAN]) * 2.5 for c in ROBUST_CONDITIONS)
 
 
 def vocalbench_clarity(items: list[dict], task) -> float:

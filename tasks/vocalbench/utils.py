@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lm_eval_audio.audio.markers import AUDIO_PLACEHOLDER, encode_conversation
 from lm_eval_audio.benchmarks import choice_layout
 from lm_eval_audio.benchmarks.data_notes import loader
 from lm_eval_audio.metrics.aggregations import count  # noqa: F401  (an aggregation the YAMLs name)
@@ -15,6 +16,7 @@ from lm_eval_audio.tasks.vocalbench.scoring import (  # noqa: F401  (the YAMLs n
     vocalbench_clarity,
     vocalbench_rating,
     vocalbench_refusal,
+    vocalbench_robustness,
 )
 
 
@@ -26,6 +28,9 @@ def load(eval_set=None, sample=False, *, notes, **metadata):
 
 
 def doc_to_text(doc):
+    if "context" in doc:  # multi_round: the dialogue so far as text turns, then the question's audio
+        context = [{"role": turn["from"], "content": turn["value"]} for turn in doc["context"]]  # user, assistant
+        return encode_conversation([AUDIO_PLACEHOLDER], context)
     return ""  # the query's audio alone
 
 
