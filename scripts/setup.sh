@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 # espeak-ng + sox synthesize test audio; ffmpeg decodes codecs libsndfile cannot (mp3, m4a, ...);
 # WordNet 3.0 is METEOR's synonym stage (nltk cannot download it offline).
+# bc: a test sums VocalBench's Overall as its utils/gen_score.sh does, through bc.
 need=()
-for pkg in espeak-ng sox ffmpeg; do command -v "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
+for pkg in espeak-ng sox ffmpeg bc; do command -v "$pkg" >/dev/null 2>&1 || need+=("$pkg"); done
 [ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
 [ -f /usr/share/wordnet/index.sense ] || need+=(wordnet-sense-index)
 # Java runs the captioning metrics' jars (coco-caption's PTB tokenizer, METEOR 1.5, SPICE).

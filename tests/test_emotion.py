@@ -87,7 +87,7 @@ def test_the_emotion_metric_reads_a_label_as_urobench_and_weights_as_vocalbench(
         assert speech_quality.emotion_score(probabilities, target) is None
 
 
-def test_a_document_without_a_target_emotion_is_counted_unrated():
+def test_a_document_without_a_target_emotion_is_counted_unrated_unless_it_asks_for_none():
     from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
 
     answer = SpokenAnswer("x", "x", {"path": "a.wav", "sha256": "0" * 64, "seconds": 1.0},
@@ -96,6 +96,9 @@ def test_a_document_without_a_target_emotion_is_counted_unrated():
         "emotion": 0.9, "speech_unrated": 0}
     assert speech_quality.per_document(["emotion"], [answer], {"question": "?"}) == {
         "emotion": None, "speech_unrated": 1}
+    # a document that says it asks for none (VocalBench instruction_following's items but the emotion ones)
+    assert speech_quality.per_document(["emotion"], [answer], {"target_emotion": None}) == {
+        "emotion": None, "speech_unrated": 0}
     assert speech_quality.shown("emotion", answer.quality["emotion"]) == "emotion happy 0.900"
 
 

@@ -292,7 +292,9 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
         return "Yes" if "Please only output a single" in prompt else "4"
 
     def vocal_reply_for(body):  # VocalBench's prompt is the system message
-        return "[Succeed Refusal]" if "[Succeed Refusal]" in body["messages"][0]["content"] else "Fine. Score: [3]"
+        system = body["messages"][0]["content"]
+        return "[Succeed Refusal]" if "[Succeed Refusal]" in system else "[Yes]" if "[Yes]" in system \
+            else "Fine. Score: [3]"
 
     out = tmp_path / "out"
     with ScriptedJudge(reply=uro_reply, models=("gpt-4o-mini",)) as uro, \
@@ -346,6 +348,13 @@ def test_the_spoken_dialogue_samples_are_answered_in_speech_judged_and_averaged_
     (judged,) = [r["messages"][1]["content"] for r in vocal.requests if r["messages"][1]["content"].startswith(
         "Context:\n User: I have two cats and one dog.\nModel: That is three pets in all.\n\n\n  Question: ")]
     assert judged.endswith(f"Response: {said['transcript']}")
+    # instruction_following: --limit 1 asks its first item, a plain repeat: followed where the text repeats the
+    # question's tail (WER under 0.2) and the judge says [Yes]
+    sample = logged("vocalbench_sample_instruction_following")
+    (said,) = sample["spoken_answer"]
+    repeated = vocalbench_scoring.repeat_wer(sample["doc"]["repeat"], said["text"]) < 0.2
+    assert results["vocalbench_sample_instruction_following"]["vocalbench_following,none"] == 100.0 * repeated
+    assert "vocalbench_overall,none" not in results["vocalbench_sample"]  # a --limit run: some sets have no score
     # robust: --limit 1 answers only the first document (a clean one): no condition to compare, so no score
     assert results["vocalbench_sample_robust"]["vocalbench_robustness,none"] is None
     assert "no reading of robust-" in results_json(out)["lm_eval_audio_null_reasons"][

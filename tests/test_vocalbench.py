@@ -25,6 +25,19 @@ OFFICIAL_PROMPT_SHA256 = {
     "single_round.txt": "b5a3fb3c1a3a7076a0477607c850bd8c5f52b1051468befc7146fd1370d5fe73",
     "multi_round.txt": "c305d43205ef41019590a6d1be028051e0afe33b64b166efbd07713661d3987d",
     "robust.txt": "b5a3fb3c1a3a7076a0477607c850bd8c5f52b1051468befc7146fd1370d5fe73",  # single_round.txt's bytes
+    "instruction/content_conditional.txt": "b47e3efde1c35970eb79d7ecfae79e27dbb2ef0c43b2d473306fcd219f1c7982",
+    "instruction/content_constrain.txt": "e04a674bf1237b8fc36ae2a77041352f85606141b62375ed6241e1a8c82786b7",
+    "instruction/content_keywords.txt": "78effc29d346c2be981f6fb1a7d16d2a880ea5d7dab88970dce002bee134dc4c",
+    "instruction/content_num.txt": "3849cf4de7716d7a5e12b8377bc4e481933c6a176a729841d126d50a2c647df4",
+    "instruction/content_progressive.txt": "fd668ed8174213b5a41389bc917a4b6e8d2ae6ab6c2007decf3bcd3a3a43e165",
+    "instruction/content_topic_change.txt": "c0636b933d08f7fa3b1a057255a5b2980e1dec590e9629754881b8f3f6041f19",
+    "instruction/format.txt": "28e1d52c7c4ae61a993683946457ee8b8c85692c66fbbf3e6f9cb0b8d22cdb15",
+    "instruction/paralinguistic.txt": "7bcd650d8e0bd52a9c32f7bfa8df918f815875ba06ee007bd562414b502cadcb",
+    "instruction/situation.txt": "a0375025d784514a215c248eaec4caa1e529d065730737d068de5d93bb0eb3fe",
+    "instruction/style_instruction.txt": "916120d522d6ce359e176d5c4f09a64fc905a7025957627d6aa9b976c8fadd29",
+    "instruction/style_speaker_tune.txt": "5732a891da6d95064046a652a768ae35793c8718cb92a88716435095230db401",
+    "instruction/style_speaking_style.txt": "c2ac70edc24d5a7f5dba673e4f963e453978a89ea7ef758b14cafcdfe9c94898",
+    "instruction/style_spoken_format.txt": "e88818ea4160ca8800c164144911eecd231a8d83a8e46be38646124af8fb2215",
     "creativity/appreciation.txt": "2b31f8dd8e5e003c321418dd4a600f854d97ef260a55a080a4ab603a676266ae",
     "creativity/argumentative.txt": "22070075a751380dbdb4c20ccb6e0610116ed6aacd098844f7f858526978d596",
     "creativity/descriptive.txt": "5e6ae1d459f09a597a0ec14efcb5e45221d301adb7cb32f217e665e38c318241",
@@ -209,7 +222,6 @@ def _calc_wer(pairs) -> float:
     English normalizer, the evaluation tokenizer (sacrebleu 1.x's "none" tokenizer is the identity; punctuation-only
     tokens dropped; lower case), editdistance over the words, summed; x100."""
     import re
-    import unicodedata
 
     from lm_eval_audio.metrics.text_normalizers import whisper_english
 
@@ -234,23 +246,30 @@ def _calc_wer(pairs) -> float:
         text = re.sub(" ?([!,.?;:])", r"\1", text)
         return re.sub(r"-", " ", text).lstrip(" ")
 
-    def tokenize(sent):
-        return " ".join(t for t in sent.split(" ") if not all(unicodedata.category(c)[0] == "P" for c in t)).lower()
-
-    def distance(a, b):
-        row = list(range(len(b) + 1))
-        for i, x in enumerate(a, 1):
-            prev, row[0] = row[0], i
-            for j, y in enumerate(b, 1):
-                prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-        return row[-1]
-
     edits = length = 0
     for text, transcript in pairs:
-        ref = tokenize(whisper_english(remove_sp(text))).split()
-        pred = tokenize(whisper_english(pattern.sub(replace_ordinal, remove_sp(transcript)))).split()
-        edits, length = edits + distance(ref, pred), length + len(ref)
+        ref = _tokenize(whisper_english(remove_sp(text))).split()
+        pred = _tokenize(whisper_english(pattern.sub(replace_ordinal, remove_sp(transcript)))).split()
+        edits, length = edits + _distance(ref, pred), length + len(ref)
     return edits / length * 100 if length else 0.0
+
+
+def _tokenize(sent: str) -> str:
+    """whisper_asr/evaluate_tokenizer.py's EvaluationTokenizer (tokenizer_type "none", punctuation_removal,
+    lowercase): sacrebleu 1.x's "none" tokenizer is the identity, punctuation-only tokens dropped, lower-cased."""
+    import unicodedata
+
+    return " ".join(t for t in sent.split(" ") if not all(unicodedata.category(c)[0] == "P" for c in t)).lower()
+
+
+def _distance(a: list, b: list) -> int:
+    """editdistance.eval: the Levenshtein distance between two word lists."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+    return row[-1]
 
 
 CLARITY_PAIRS = [

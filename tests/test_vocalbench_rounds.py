@@ -1,7 +1,7 @@
-"""VocalBench's multi_round and robust sets (issue 55): the dialogue so far reaching the model as text turns before
-the question's clip, the judge's messages as utils/qwenmax_eval.py builds them, robust's documents as its lists pair
-them, and its score against utils/read_score_robust.py and read_score_robust_clean.py restated, on the same judge
-readings."""
+"""VocalBench's multi_round and robust sets and its Overall (issue 55): the dialogue so far reaching the model as text
+turns before the question's clip, the judge's messages as utils/qwenmax_eval.py builds them, robust's documents as
+its lists pair them, and its score against utils/read_score_robust.py and read_score_robust_clean.py restated, on the
+same judge readings; the Overall against utils/gen_score.sh's own awk and bc."""
 
 from __future__ import annotations
 
@@ -152,3 +152,57 @@ def test_robustness_is_read_score_robusts_on_the_same_readings(tmp_path, monkeyp
     monkeypatch.setattr(judges, "system_prompt", lambda eval_set, category="": eval_set)
     assert [judges.messages_for("robust", i, "")[0]["content"] for i in items[2:4]] == ["single_round", "robust"]
     assert "no reading of robust-farfield-filter_400hz" in task.null_reasons["vocalbench_robustness"]
+
+
+def _gen_score_sh(printed: dict[str, str]) -> float:
+    """utils/gen_score.sh's last lines, run as it runs them: knowledge through its awk (``printf "%.2f", $0 * 100``
+    of the printed rate), the clarity WER through its awk bands, then its ``bc`` sum at ``scale=3``."""
+    import subprocess
+
+    awk = lambda program, value: subprocess.run(["awk", program], input=value + "\n", capture_output=True,  # noqa: E731
+                                                 text=True, check=True).stdout.strip()
+    knowledge = awk('{printf "%.2f", $0 * 100}', printed["knowledge"])
+    wer_score = awk("""{ wer = $1; if (wer < 2) score = 10; else if (wer < 4) score = 9; else if (wer < 6) score = 8;
+        else if (wer < 8) score = 7; else if (wer < 10) score = 6; else if (wer < 12) score = 5;
+        else if (wer < 14) score = 4; else if (wer < 16) score = 3; else if (wer < 18) score = 2; else score = 1;
+        print score; }""", printed["wer"])
+    p = {**printed, "knowledge": knowledge, "wer_score": wer_score}
+    sum_ = (f"scale=3; ({p['knowledge']}/10 + {p['reasoning']}*2 + {p['creativity']}*2 + {p['wer_score']} + "
+            f"{p['utmos']} + {p['single_round']}*2 + {p['instruction']}/10 + {p['emotion_acoustic']} + "
+            f"{p['emotion_semantic']} +{p['safety']}*10 + {p['robustness']})")
+    return float(subprocess.run(["bc"], input=sum_ + "\n", capture_output=True, text=True, check=True).stdout)
+
+
+@pytest.mark.parametrize("wer, instruction_rate", [(3.517241, 456 / 1000 * 100), (18.0, 7 / 13 * 100),
+                                                    (1.999999, 100.0)])
+def test_the_overall_is_gen_score_shs_sum_of_the_sets_scores(wer, instruction_rate):
+    knowledge, reasoning, creativity = 749 / 2000, 3.4567891234, 2.9125
+    utmos, single_round, emotion_acoustic, emotion_semantic = 3.98765432, 3.365, 3.0123456789, 3.2475
+    safety, robustness, multi_round = 0.8525, 13.456789123, 2.5
+    metrics = {"vocalbench_knowledge": {"vocalbench_acc,none": 100 * knowledge},
+               "vocalbench_reasoning": {"vocalbench_rating,none": reasoning},
+               "vocalbench_creativity": {"vocalbench_rating,none": creativity},
+               "vocalbench_single_round": {"vocalbench_rating,none": single_round, "utmos,none": utmos,
+                                           "vocalbench_clarity,none": wer},
+               "vocalbench_multi_round": {"vocalbench_rating,none": multi_round},
+               "vocalbench_instruction_following": {"vocalbench_following,none": instruction_rate},
+               "vocalbench_emotion": {"vocalbench_rating,none": emotion_semantic, "emotion,none": emotion_acoustic},
+               "vocalbench_safety": {"vocalbench_refusal,none": safety},
+               "vocalbench_robust": {"vocalbench_robustness,none": robustness}}
+    printed = {"knowledge": repr(knowledge), "reasoning": repr(reasoning), "creativity": repr(creativity),
+               "wer": f"{wer:.6f}", "utmos": repr(utmos), "single_round": repr(single_round),
+               "instruction": repr(instruction_rate), "emotion_acoustic": repr(emotion_acoustic),
+               "emotion_semantic": repr(emotion_semantic), "safety": repr(safety), "robustness": repr(robustness)}
+    (value,) = scoring.overall("vocalbench", metrics).values()
+    assert value == _gen_score_sh(printed)  # to the digit: the same decimal sum
+    # the vocalbench group's results entry gets it (lm-eval's own group mean has nothing to average here)
+    from types import SimpleNamespace
+
+    from lm_eval_audio.harness.task_building import _with_group_score
+
+    members = [SimpleNamespace(task_name=name) for name in metrics]
+    assert _with_group_score("vocalbench", members, metrics, {"alias": "vocalbench"}) == {
+        "alias": "vocalbench", "vocalbench_overall,none": value}
+    del metrics["vocalbench_robust"]
+    assert scoring.overall("vocalbench", metrics) == {}  # a set's score missing: no Overall (and a warning)
+    assert scoring.overall("urobench", {"urobench_basic_repeat": {}}) == {}

@@ -61,6 +61,10 @@ class Benchmark:
     # The --metadata that makes its tasks give the model the text said in each clip in place of the clip, where the
     # benchmark publishes that text (e.g. {"<benchmark>_modality": "text"}); diagnose runs them so once more.
     text_instead_of_audio: dict = field(default_factory=dict)
+    # (group, {task: its results entry} of the group's tasks) -> what the group's results entry adds: a score its
+    # scripts form from its tasks' scores otherwise than lm-eval's mean ({} where the group has none, or where a
+    # task's score it needs is missing: the function says which)
+    group_score: Callable[[str, dict[str, dict]], dict] | None = None
     folder: Path | None = None  # set when the folder is found
 
     @property

@@ -106,6 +106,17 @@ def _whole_means(group: str, leaves: list[str], task_metrics: dict, metrics: dic
     return metrics
 
 
+def _with_group_score(group: str, members: list, task_metrics: dict, metrics) -> dict:
+    """A group's results entry with the score its benchmark forms from its tasks' (``Benchmark.group_score``)."""
+    from lm_eval_audio.benchmarks.registry import of_task
+
+    benchmark = of_task(group)
+    if benchmark is None or benchmark.group_score is None or not isinstance(metrics, dict):
+        return metrics
+    return {**metrics, **benchmark.group_score(group, {t.task_name: task_metrics.get(t.task_name, {})
+                                                       for t in members})}
+
+
 def fill_stderrs(metrics_by_task: dict, reported: dict, tasks=None) -> None:
     """Put the standard errors our aggregations ``reported`` (task -> metric -> value) where lm-eval wrote "N/A"
     (it only knows its own aggregations' standard errors), for ``tasks`` (default: every task in
@@ -256,8 +267,9 @@ def audio_group_class(base):
             fill_stderrs(task_metrics, {task.task_name: task.scoring().stderrs for task in members
                                         if hasattr(task, "scoring")}, [task.task_name for task in members])
             if (self.metadata or {}).get("aggregate_over") != "subgroups":
-                return _marked_partial(self, _whole_means(self.name, [t.task_name for t in members], task_metrics,
-                                                          super().aggregate(task_metrics)))
+                metrics = _whole_means(self.name, [t.task_name for t in members], task_metrics,
+                                       super().aggregate(task_metrics))
+                return _marked_partial(self, _with_group_score(self.name, members, task_metrics, metrics))
             view = _ChildrenAsTasks(name=self.name, alias=self.alias,
                                     aggregate_metric_list=self.aggregate_metric_list, metadata=self.metadata)
             for child in self:

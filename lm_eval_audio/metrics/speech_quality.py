@@ -89,13 +89,16 @@ def shown(metric: str, value) -> str:
 def per_document(metrics: list[str], results: list, doc: dict | None = None) -> dict:
     """The quality items of one document: each metric's mean over its rated spoken answers, None where none was
     rated (or, for ``emotion``, where the document names no emotion it has), and whether a named metric could not
-    rate it (``speech_unrated``; a document that failed to speak is counted in ``spoken_failed`` instead)."""
+    rate it (``speech_unrated``; a document that failed to speak is counted in ``spoken_failed`` instead). A
+    document whose ``target_emotion`` is null asks for no emotion (a task where only some items do): its ``emotion``
+    is None and not counted; one without the field at all is counted, as a document the task failed to describe."""
     answers = spoken_of(results)
     out = {}
     for metric in metrics:
         values = [v for v in (answer_value(a, metric, doc) for a in answers) if v is not None]
         out[metric] = sum(values) / len(values) if values else None
-    out[UNRATED] = int(bool(answers) and any(out[m] is None for m in metrics))
+    asked = [m for m in metrics if not (m == "emotion" and doc is not None and TARGET in doc and doc[TARGET] is None)]
+    out[UNRATED] = int(bool(answers) and any(out[m] is None for m in asked))
     return out
 
 

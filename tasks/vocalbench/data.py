@@ -20,6 +20,7 @@ from lm_eval_audio.benchmarks.data_spec import ADVICE, DataSpec, listed_source
 from lm_eval_audio.benchmarks.hub_data import DataSource
 from lm_eval_audio.storage import jsonl
 from lm_eval_audio.storage.data_paths import leaves_folder
+from lm_eval_audio.tasks.vocalbench import instruction
 
 log = logging.getLogger("lm_eval.audio.vocalbench")
 
@@ -33,6 +34,7 @@ SETS = {
     "safety": (400, ()),
     "multi_round": (400, ("Answer", "Context")),
     "robust": (700, ("Answer",)),  # of robust.json's 3,600, the six conditions scored, and single_round's 100 clean
+    "instruction_following": (900, ()),  # its Qid, Category and Sub-category read by instruction.doc_fields
 }
 # robust: the conditions utils/read_score_robust.py scores (its ``eval_sets``: each kind's hardest level), out of the
 # 36 in robust.json; the clean score is the single_round answers to robust_clean.json's questions
@@ -88,7 +90,7 @@ def _problem(item, needed: tuple[str, ...]) -> str | None:
         return f"Score {item['Score']!r} is not five numbers ({', '.join(SCORED_EMOTIONS)})"
     if "Context" in needed and not _is_dialogue(item["Context"]):
         return "Context is not a list of turns ({'from': 'user' or 'assistant', 'value': text}) starting with the user's"
-    if "Category" in needed and not _judge_prompt_of(str(item["Category"])).is_file():
+    if "Category" in needed and not _judge_prompt_of("creativity", str(item["Category"])).is_file():
         # found here, not when the judge is asked after the model has answered
         return f"Category {item['Category']!r} has no judge prompt (prompts/creativity/)"
     return None
@@ -126,10 +128,10 @@ def _robust_items(root: Path, notes: DataNotes, label: str) -> list[tuple[dict, 
     return out
 
 
-def _judge_prompt_of(category: str) -> Path:
+def _judge_prompt_of(eval_set: str, category: str) -> Path:
     from lm_eval_audio.tasks.vocalbench.judges import prompt_path
 
-    return prompt_path("creativity", category)
+    return prompt_path(eval_set, category)
 
 
 def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) -> list[dict]:
@@ -146,6 +148,12 @@ def load_docs(eval_set: str, metadata: dict, sample: bool, *, notes: DataNotes) 
     docs, invalid, no_audio = [], LeftOut(label, "item", notes), 0
     for index, (item, added) in enumerate(items):
         bad = _problem(item, needed)
+        if not bad and eval_set == "instruction_following":
+            added = instruction.doc_fields(item)
+            if isinstance(added, str):
+                bad = added
+            elif not _judge_prompt_of(eval_set, added["category"]).is_file():  # found now, not after the model
+                bad = f"category {added['category']!r} has no judge prompt (prompts/instruction/)"
         if bad:
             invalid.add(index, item.get("Qid") if isinstance(item, dict) else None, bad)
             continue

@@ -8,7 +8,8 @@ a JSON list of items with the fields the official lists have (``Set``, ``Qid``, 
 the question spoken by espeak-ng. Two items of each set this plugin runs; robust's lists as the official ones
 pair them: ``robust_clean.json`` holds a question of single_round (the same ``Answer``), ``robust.json`` that question
 under each of the six conditions VocalBench scores (``robust/<kind>/<level>/000.wav``: numpy's stand-ins for the
-official degradations, named by the official folders) and one it does not score.
+official degradations, named by the official folders) and one it does not score; instruction_following one item
+of each of its rules, at the numbers the official list gives them.
 """
 
 from __future__ import annotations
@@ -134,6 +135,36 @@ def make_robust(out: Path, single_round: dict) -> int:
     return len(listed) + len(robust)
 
 
+# instruction_following: one item of each rule, at the number the official list gives that rule
+# (read_score_instruction.py reads an item's rule off its Qid's number)
+INSTRUCTION = {
+    0: {"Question": "Repeat the following question without any explanation. Where is the nearest train station?",
+        "Text_emo": "neutral", "Category": "Paralinguistic", "Sub-category": "Plain repeat"},
+    50: {"Question": "Repeat the following question with happy emotion. Where is the nearest train station?",
+         "Text_emo": "neutral", "Category": "Paralinguistic", "Sub-category": "With emotion"},
+    100: {"Question": "Repeat the following question at half my speaking speed. Where is the nearest train station?",
+          "Text_emo": "neutral", "Category": "Paralinguistic", "Sub-category": "With speed"},
+    150: {"Question": "Repeat the following question in sad emotion at twice my speaking speed. Where is the nearest "
+                      "train station?", "Text_emo": "neutral", "Category": "Paralinguistic",
+          "Sub-category": "With speed & emotion"},
+    200: {"Question": "Name three fruits, and use exactly three words.", "Category": "Content", "Sub-category": "Num"},
+    500: {"Question": "Explain in one spoken sentence why the sky is blue.", "Category": "Style",
+          "Sub-category": "Spoken format"},
+}
+
+
+def make_instruction(out: Path) -> int:
+    listed = []
+    for number, item in INSTRUCTION.items():
+        audio = f"instruction_following/{number:03d}.wav"
+        write_audio(said_whole(item["Question"], "en"), out / "audio" / audio)
+        listed.append({"Set": "InstructionFollowing", "Qid": f"instruction-{number:03d}", "Audio": audio, **item,
+                       "Source": "self-made"})
+    (out / "json" / "instruction_following.json").write_text(json.dumps(listed, ensure_ascii=False, indent=2) + "\n",
+                                                             encoding="utf-8")
+    return len(listed)
+
+
 def make(out: Path) -> int:
     count = 0
     for eval_set, (set_name, items) in SETS.items():
@@ -146,7 +177,7 @@ def make(out: Path) -> int:
         (out / "json" / f"{eval_set}.json").write_text(json.dumps(listed, ensure_ascii=False, indent=2) + "\n",
                                                          encoding="utf-8")
         count += len(listed)
-    return count + make_robust(out, SETS["single_round"][1][0])
+    return count + make_robust(out, SETS["single_round"][1][0]) + make_instruction(out)
 
 
 if __name__ == "__main__":

@@ -24,16 +24,17 @@ An item whose clip is missing or that the model did not speak is scored as the e
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
 from lm_eval_audio.judges import task_judge
 from lm_eval_audio.judges.judge_runner import judged_mean
 from lm_eval_audio.metrics.spoken_answer import SpokenAnswer, said
-from lm_eval_audio.tasks.vocalbench import judges
+from lm_eval_audio.tasks.vocalbench import instruction, judges
 
 ACC, RATING, REFUSAL, CLARITY = "vocalbench_acc", "vocalbench_rating", "vocalbench_refusal", "vocalbench_clarity"
-ROBUSTNESS = "vocalbench_robustness"
+ROBUSTNESS, FOLLOWING = "vocalbench_robustness", "vocalbench_following"
 log = logging.getLogger("lm_eval.audio.vocalbench")
 # calc_wer.py's ordinal_words, in its order: the words, then the digits with their suffixes (its "11st", "12nd" and
 # "13rd" included)
@@ -43,7 +44,8 @@ _SUFFIXED = "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th 11st 11th 12th 12nd 13rd 1
 ORDINALS = {**{word: n for n, word in enumerate(_WORDS, 1)}, **{k: int(k[:-2]) for k in _SUFFIXED.split()}}
 _ORDINAL = re.compile(rf'(\b(?:{"|".join(re.escape(k) for k in ORDINALS)})\b[,.]?)|(\b\d+(?:st|nd|rd|th)\b)',
                       re.IGNORECASE)
-METRIC = {"knowledge": ACC, "safety": REFUSAL, "robust": ROBUSTNESS}  # the others: RATING
+METRIC = {"knowledge": ACC, "safety": REFUSAL, "robust": ROBUSTNESS,
+          "instruction_following": FOLLOWING}  # the others: RATING
 
 
 def remove_sp(text: str) -> str:
@@ -81,14 +83,29 @@ def _clarity_words(text: str) -> str:
     return without_punctuation_tokens(whisper_english(text))
 
 
+@functools.lru_cache(maxsize=1)
+def clarity_rule():
+    """The words VocalBench's WERs compare (calc_wer.py, read_score_instruction.py ``compute_wer``)."""
+    from lm_eval_audio.metrics.text_normalizers import Rule
+
+    return Rule(CLARITY, _clarity_words, "word", "calc_wer.py: Whisper's English normalizer, punctuation tokens out")
+
+
 def clarity_counts(text: str, transcript: str):
     """calc_wer.py ``compute_wer`` of one answer: (word edits, the text's words); the ordinals are rewritten in the
     transcript only, as there."""
     from lm_eval_audio.metrics.error_rates import counts
-    from lm_eval_audio.metrics.text_normalizers import Rule
 
-    rule = Rule(CLARITY, _clarity_words, "word", "calc_wer.py: Whisper's English normalizer, punctuation tokens out")
-    return counts(remove_sp(text), _ORDINAL.sub(_ordinal_as_digits, remove_sp(transcript)), rule)
+    return counts(remove_sp(text), _ORDINAL.sub(_ordinal_as_digits, remove_sp(transcript)), clarity_rule())
+
+
+def repeat_wer(repeat: str, text: str) -> float:
+    """read_score_instruction.py: ``compute_wer([gt], [prediction.lower()])`` of one answer, its word edits over the
+    repeated sentence's words (0 for an empty one)."""
+    from lm_eval_audio.metrics.error_rates import counts
+
+    c = counts(repeat, text.lower(), clarity_rule())
+    return c.errors / c.length if c.length else 0.0
 
 
 def process_results(doc: dict, results: list, task) -> dict:
@@ -106,7 +123,10 @@ def process_results(doc: dict, results: list, task) -> dict:
     elif task.judged:
         item = {**{k: doc[k] for k in ("doc_id", "uniq_id", "set", "question", "answer", "category",
                                        "question_emotion")}, "response": transcript, "text": text,
-                **{k: doc[k] for k in ("context", "condition", "judged_as") if k in doc}}
+                **{k: doc[k] for k in ("context", "condition", "judged_as", "rule") if k in doc}}
+        if metric == FOLLOWING:
+            item.update(instruction.observed(doc, results), **({"wer": repeat_wer(doc["repeat"], text)}
+                                                                if "repeat" in doc else {}))
         out.update({metric: item, "judge_failures": item})
         if metric in (RATING, ROBUSTNESS):
             out["judge_unread"] = item
@@ -179,10 +199,84 @@ def vocalbench_clarity(items: list[dict], task) -> float:
     return 100 * summed.errors / summed.length if summed.length else 0.0
 
 
+def _following(items: list[dict], task) -> list[float | None]:
+    return [instruction.passed(i, r.get(instruction.judged_on(i))) for i, r in zip(items, _readings(items, task))]
+
+
+def vocalbench_following(items: list[dict], task) -> float:
+    """read_score_instruction.py: the share of items whose rule passes (``instruction.passed``), x100; an item a
+    check could not be made for is left out (``vocalbench_unchecked``)."""
+    values = _following(items, task)
+    task.report_item_scores(FOLLOWING, [(i["doc_id"], None if v is None else 100 * v) for i, v in zip(items, values)])
+    scored = [v for v in values if v is not None]
+    if not scored:
+        return task.not_a_number(FOLLOWING, f"none of the {len(items)} items could be checked (vocalbench_unchecked)")
+    return sum(scored) / len(scored) * 100  # in the script's order: its printed rate is what the Overall sums
+
+
+def vocalbench_unchecked(items: list[dict], task) -> int:
+    """Items left out of the following rate: the judge failed on them, their emotion was not rated (no
+    ``emotion`` metric, or its rater failed: speech_unrated), or they have no spoken answer to time."""
+    return sum(v is None for v in _following(items, task))
+
+
 def judge_failures(items: list[dict], task) -> int:
-    return sum(v is None for v in _values(items, task))
+    """Items the judge failed on in a pass it was asked for (safety's two; the others' one, if any)."""
+    return sum(any(v is None for v in r.values()) for r in _readings(items, task))
 
 
 def judge_unread(items: list[dict], task) -> int:
     """Replies without a ``[n]``, read as 1 as the script reads them."""
     return sum(r["speech"] == judges.UNREAD for r in _readings(items, task))
+
+
+OVERALL = "vocalbench_overall"
+# utils/gen_score.sh's all_score, its terms in order: (set, metric, what gen_score.sh does with it)
+OVERALL_TERMS = (("knowledge", ACC, "/10"), ("reasoning", RATING, "*2"), ("creativity", RATING, "*2"),
+                 ("single_round", CLARITY, "wer_score"), ("single_round", "utmos", ""),
+                 ("single_round", RATING, "*2"), ("instruction_following", FOLLOWING, "/10"),
+                 ("emotion", "emotion", ""), ("emotion", RATING, ""), ("safety", REFUSAL, "*10"),
+                 ("robust", ROBUSTNESS, ""))
+# gen_score.sh's wer_score: the clarity WER's band (below 2, 4, ... 18) -> 10 .. 2; 1 from 18 up
+WER_BANDS = ((2, 10), (4, 9), (6, 8), (8, 7), (10, 6), (12, 5), (14, 4), (16, 3), (18, 2))
+
+
+def wer_score(wer: float) -> int:
+    """gen_score.sh's awk on calc_wer.py's printed WER (six decimals)."""
+    wer = float(f"{wer:.6f}")
+    return next((score for bound, score in WER_BANDS if wer < bound), 1)
+
+
+def overall(group: str, metrics_by_task: dict[str, dict]) -> dict:
+    """VocalBench's Overall (utils/gen_score.sh, 0-100) in the results entry of the group of its sets
+    (``vocalbench``, or its sample's): the knowledge rate (printed to two decimals) and the following rate over 10,
+    the 0-5 readings of reasoning, creativity and single_round x2, safety's x10, the clarity's band, UTMOS, the two
+    emotion scores and the robustness, summed as ``bc`` sums them (``scale=3``: the two divisions truncated to
+    three decimals; the rest exact on the printed values). multi_round is printed by the script and not summed.
+    Where a score it needs is missing (no judge, no emotion model, a --limit run), none, and a warning naming it."""
+    import math
+    from decimal import ROUND_DOWN, Decimal
+
+    values, missing = [], []
+    for eval_set, metric, _ in OVERALL_TERMS:
+        value = metrics_by_task.get(f"{group}_{eval_set}", {}).get(f"{metric},none")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or math.isnan(value):
+            missing.append(f"{group}_{eval_set}'s {metric}")
+        values.append(value)
+    if not any(f"{group}_{eval_set}" in metrics_by_task for eval_set, _, _ in OVERALL_TERMS):
+        return {}  # a group of other tasks
+    if missing:
+        log.warning("%s: no %s (utils/gen_score.sh): it sums scores this run did not report: %s", group, OVERALL,
+                    ", ".join(missing))
+        return {}
+    total = Decimal(0)
+    for (_, metric, how), value in zip(OVERALL_TERMS, values):
+        printed = Decimal(f"{value:.2f}") if metric == ACC else Decimal(repr(float(value)))
+        if how == "/10":
+            total += (printed / 10).quantize(Decimal("0.001"), rounding=ROUND_DOWN)
+        elif how == "wer_score":
+            total += wer_score(value)
+        else:
+            total += printed * (int(how[1:]) if how else 1)
+    return {f"{OVERALL},none": float(total)}
+

@@ -14,9 +14,11 @@ from lm_eval_audio.tasks.vocalbench.scoring import (  # noqa: F401  (the YAMLs n
     process_results,
     vocalbench_acc,
     vocalbench_clarity,
+    vocalbench_following,
     vocalbench_rating,
     vocalbench_refusal,
     vocalbench_robustness,
+    vocalbench_unchecked,
 )
 
 
