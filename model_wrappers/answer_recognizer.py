@@ -11,10 +11,11 @@ Read from each spoken task's metadata (its YAML, ``--metadata`` or ``--model_arg
   ``detect``: Whisper detects each answer's language (URO-Bench's Multilingual, whose answers are in the language
   each question asks for), and the answers are compared by Whisper's ``BasicTextNormalizer``.
 
-Paraformer-zh (FunASR), the Mandarin recognizer those toolkits use, is not wired in: its weights come from
-ModelScope or the Hub, which this project's CI cannot reach to test it (docs/SPOKEN.md). A recognizer is loaded
-once per run (the run state keeps it), transcribes a clip at 16 kHz (each answer resampled from the model's own
-rate), greedily, and its transcripts are cached by audio content (``transcription.TranscriptCache``).
+``answer_asr=paraformer-zh`` (or a local folder in FunASR's layout) is Paraformer-zh through FunASR, the Mandarin
+recognizer those toolkits use (``model_wrappers.paraformer``); it hears Mandarin only, so its answers are scored by
+characters. A recognizer is loaded once per run (the run state keeps it), transcribes a clip at 16 kHz (each answer
+resampled from the model's own rate; FunASR resamples the files it reads itself), greedily, and its transcripts are
+cached by audio content (``transcription.TranscriptCache``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from lm_eval_audio.storage import run_state
 
 DEFAULT = "openai/whisper-large-v3"
 BUNDLED = "bundled"
-PARAFORMER = ("paraformer-zh", "paraformer", "funasr/paraformer-zh")
 WHO = "spoken answers"
 DETECT = "detect"  # answer_asr_language: Whisper detects each answer's language
 
@@ -42,10 +42,12 @@ class RecognizerSpec:
         from lm_eval_audio.model_wrappers.transcription import language_code
 
         model = str(metadata.get("answer_asr") or DEFAULT)
-        if model.lower() in PARAFORMER:
-            raise ValueError(f"{WHO}: answer_asr={model} (Paraformer-zh through FunASR) is not supported yet: its "
-                             "weights cannot be fetched where this plugin is tested; transcribe Mandarin answers with "
-                             "a multilingual Whisper: answer_asr=openai/whisper-large-v3,answer_asr_language=zh")
+        if _is_paraformer(model):
+            said = metadata.get("answer_asr_language") or "zh"
+            if language_code(str(said)) != "zh":
+                raise ValueError(f"{WHO}: answer_asr={model} (Paraformer-zh) hears Mandarin, and "
+                                 f"answer_asr_language={said}; leave it out, or give a multilingual Whisper")
+            return cls(model, "zh")
         said = metadata.get("answer_asr_language") or "en"
         language = DETECT if str(said).strip().lower() == DETECT else language_code(str(said))
         if language is None:
@@ -60,13 +62,23 @@ class RecognizerSpec:
     def bundled(self) -> bool:
         return self.model == BUNDLED
 
+    @property
+    def paraformer(self) -> bool:
+        return _is_paraformer(self.model)
+
     def check(self) -> None:
         """The recognizer can be loaded, checked before the model loads: the bundled one installed, a Whisper
-        checkpoint a folder or in the Hub cache (or reachable)."""
+        checkpoint or Paraformer-zh a folder or in the Hub cache (or reachable)."""
         if self.bundled:
             from lm_eval_audio.storage import bundled_models
 
             bundled_models.whisper_tiny_en()
+            return
+        if self.paraformer:
+            from lm_eval_audio.model_wrappers import paraformer
+
+            paraformer.check_installed()
+            paraformer.folder(self.model)  # fetched into the Hub cache now, or one line
             return
         from lm_eval_audio.model_wrappers import checkpoints
 
@@ -84,10 +96,20 @@ class RecognizerSpec:
             return {"model": WHISPER_TINY_EN, "backend": "faster-whisper", "language": self.language,
                     "bundled": True, "note": "the bundled offline recognizer, not a benchmark's: its transcripts are "
                                              "rougher than Whisper large-v3's"}
+        if self.paraformer:
+            from lm_eval_audio.model_wrappers import paraformer
+
+            return paraformer.record(self.model)
         from lm_eval_audio.model_wrappers import checkpoints
 
         return {"model": self.model, "backend": "transformers", "language": self.language, "bundled": False,
                 "revision": checkpoints.hub_revision(self.model)}
+
+
+def _is_paraformer(model: str) -> bool:
+    from lm_eval_audio.model_wrappers import paraformer
+
+    return model.lower() in paraformer.NAMES or paraformer.is_funasr_folder(model)
 
 
 def _multilingual(model: str) -> bool:
@@ -111,6 +133,10 @@ class Recognizer:
         named_as = f"{WHO}: answer_asr_language"
         if spec.bundled:
             transcriber = transcription.FasterWhisper(None, "en", beam_size=1, named_as=named_as)
+        elif spec.paraformer:
+            from lm_eval_audio.model_wrappers.paraformer import Paraformer
+
+            transcriber = Paraformer(spec.model)
         else:
             language = None if spec.language == DETECT else spec.language
             transcriber = transcription.TransformersWhisper(spec.model, language, beam_size=1, named_as=named_as)
@@ -124,8 +150,10 @@ class Recognizer:
 
         # an answer with no samples (an empty text read aloud) says nothing
         clips = {entry["sha256"]: entry["path"] for entry in audio if entry["seconds"] > 0}
-        texts, _, errors = self.transcripts.get_all(clips, lambda path: decoding.load(path, SAMPLING_RATE),
-                                                    "transcribing spoken answers", True)
+        reads_files = getattr(self.transcripts.transcriber, "reads_files", False)  # FunASR's: it decodes them itself
+        texts, _, errors = self.transcripts.get_all(
+            clips, (lambda path: path) if reads_files else (lambda path: decoding.load(path, SAMPLING_RATE)),
+            "transcribing spoken answers", True)
         if errors:  # our own files: not expected; named, never scored silently
             raise ValueError(f"{WHO}: a saved answer could not be read: {next(iter(errors.values()))}")
         return [texts.get(entry["sha256"], "") for entry in audio]

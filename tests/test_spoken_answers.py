@@ -197,8 +197,8 @@ def test_the_recognizer_hears_each_answer_at_16_khz_and_alike_in_any_company(tmp
     monkeypatch.setenv("LM_EVAL_AUDIO_TRANSCRIPT_CACHE", str(tmp_path / "other.sqlite"))  # not from the cache
     fresh = [answer_recognizer.Recognizer(spec).transcribe_files([e])[0] for e in entries]
     assert together == [a[0] for a in alone] == fresh
-    with pytest.raises(ValueError, match="Paraformer-zh"):
-        answer_recognizer.RecognizerSpec.of({"answer_asr": "paraformer-zh"})
+    with pytest.raises(ValueError, match="Paraformer-zh.* hears Mandarin"):
+        answer_recognizer.RecognizerSpec.of({"answer_asr": "paraformer-zh", "answer_asr_language": "en"})
     with pytest.raises(ValueError, match="hears English only"):
         answer_recognizer.RecognizerSpec.of({"answer_asr": "bundled", "answer_asr_language": "zh"})
 

@@ -24,5 +24,5 @@ BENCHMARK = Benchmark(
     scales={"seedtts_wer": "fraction"},
     headline_metrics=("seedtts_wer",),
     table_note=("Seed-TTS-eval: seedtts_wer is the mean of the utterances' error rates, the transcript of what the "
-                "model said against the text it was asked to say; test-zh and test-hard are transcribed by Whisper "
-                "large-v3, not the Paraformer-zh of Seed-TTS-eval's numbers (docs/SPOKEN.md)"))
+                "model said against the text it was asked to say (Whisper large-v3 for test-en, Paraformer-zh for "
+                "test-zh and test-hard, as there; docs/SPOKEN.md)"))

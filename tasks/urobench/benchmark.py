@@ -23,5 +23,5 @@ BENCHMARK = Benchmark(
     headline_metrics=("urobench_score",),
     table_note=("URO-Bench: each subset's urobench_score is 0-100 as its scripts compute it on the transcripts of the "
                 "spoken answers; a track's line is the unweighted mean of its subsets run (evaluate.py); the Chinese "
-                "subsets are transcribed by Whisper large-v3, not the Paraformer-zh of URO-Bench's numbers "
-                "(docs/SPOKEN.md)"))
+                "subsets are transcribed by Paraformer-zh without the VAD and punctuation models URO-Bench runs around "
+                "it (docs/SPOKEN.md)"))
