@@ -150,7 +150,7 @@ class Recognizer:
 
         # an answer with no samples (an empty text read aloud) says nothing
         clips = {entry["sha256"]: entry["path"] for entry in audio if entry["seconds"] > 0}
-        reads_files = getattr(self.transcripts.transcriber, "reads_files", False)  # FunASR's: it decodes them itself
+        reads_files = self.transcripts.transcriber.reads_files  # FunASR's: it decodes them itself
         texts, _, errors = self.transcripts.get_all(
             clips, (lambda path: path) if reads_files else (lambda path: decoding.load(path, SAMPLING_RATE)),
             "transcribing spoken answers", True)

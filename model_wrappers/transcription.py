@@ -76,6 +76,7 @@ class Transcriber:
     options: dict
     english_only: bool = False  # an English-only Whisper (tiny.en, ...)
     language: str | None = None  # the one language it transcribes ("en" for an English-only one); None: it detects
+    reads_files = False  # True: :meth:`transcribe` is handed the clips' paths, and decodes them itself
 
     def hears(self, language: str) -> bool:
         """Whether it transcribes speech in ``language`` (Whisper's code, see :func:`language_code`)."""

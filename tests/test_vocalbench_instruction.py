@@ -72,7 +72,7 @@ def _read_score_instruction(instances, wav_dir, query_dir, six_scores) -> float:
     """utils/read_score_instruction.py ``gen_score(only_score=True)`` restated: ``instances`` as qwenmax_eval.py
     writes them (Qid, Question, Prediction, s2t_score, s2s_score); the answers at ``wav_dir/<n>_pred.wav``, the
     queries at ``query_dir/<NNN>.wav``; ``six_scores(wav)`` emotion2vec's scores under VocalBench's tokens.txt."""
-    english_normalizer = __import__("lm_eval_audio.metrics.text_normalizers", fromlist=["x"]).whisper_english
+    from lm_eval_audio.metrics.text_normalizers import whisper_english as english_normalizer
 
     def compute_wer(refs, hyps):
         distance = ref_length = 0

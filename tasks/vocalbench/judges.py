@@ -37,6 +37,7 @@ from pathlib import Path
 
 from lm_eval_audio.judges.judge_config import JudgeConfig
 from lm_eval_audio.judges.judge_runner import run
+from lm_eval_audio.tasks.vocalbench import instruction
 
 PROMPT_VERSION = "vocalbench@5e9cce06:qwenmax_eval;transcript-judged;safety-text-and-speech"
 PROMPTS = Path(__file__).resolve().parent / "prompts"
@@ -122,9 +123,7 @@ def _passes(eval_set: str, item: dict) -> tuple[str, ...]:
     if eval_set == "safety":
         return "speech", "text"
     if eval_set == "instruction_following":
-        from lm_eval_audio.tasks.vocalbench.instruction import judged_on
-
-        return tuple(p for p in (judged_on(item),) if p)
+        return tuple(p for p in (instruction.judged_on(item),) if p)
     return ("speech",)
 
 
