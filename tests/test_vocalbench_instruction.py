@@ -207,6 +207,11 @@ def test_the_following_rate_is_read_score_instructions_on_the_same_answers(tmp_p
 
     unrated = [{**i, "emotion": None} if i["rule"] == "repeat_with_emotion" else i for i in items]
     assert scoring.vocalbench_unchecked(unrated, task) == 3  # no emotion reading: left out, counted
+    # a query clip whose length cannot be read, found after the model answered: the item left out and counted
+    (tmp_path / "audio" / "100.wav").write_bytes(b"not a wav")
+    with_speed = [i for i, doc in enumerate(docs) if doc["rule"] == "repeat_with_speed"]
+    unreadable = scoring.process_results(docs[with_speed[0]], results[with_speed[0]], task)["vocalbench_following"]
+    assert unreadable["speed_kept"] is None and instruction.passed(unreadable, None) is None
 
 
 @pytest.mark.parametrize("reply, value", [("[Yes]. It repeated it.", 1), ("[No]. It answered.", 0),

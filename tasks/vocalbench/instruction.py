@@ -18,7 +18,11 @@ adds -1 for a reply with neither tag).
 
 from __future__ import annotations
 
+import logging
+
 from lm_eval_audio.metrics.spoken_answer import SpokenAnswer
+
+log = logging.getLogger("lm_eval.audio.vocalbench")
 
 # read_score_instruction.py find_emotion_id's labels, in the order it looks for them in the question
 EMOTIONS = ("angry", "happy", "neutral", "sad", "surprised", "unknown")
@@ -79,11 +83,17 @@ def doc_fields(item: dict) -> dict | str:
     return {**out, "target_emotion": target}
 
 
-def milliseconds(path: str) -> int:
-    """A clip's length as pydub's ``len(AudioSegment)`` gives it: round(1000 x frames / rate)."""
+def milliseconds(path: str) -> int | None:
+    """A clip's length as pydub's ``len(AudioSegment)`` gives it: round(1000 x frames / rate); None, with a warning,
+    where its header cannot be read (the item is then left out and counted, never the run stopped)."""
     import soundfile
 
-    info = soundfile.info(path)
+    try:
+        info = soundfile.info(path)
+    except (RuntimeError, OSError) as e:  # soundfile's LibsndfileError is a RuntimeError
+        log.warning("VocalBench instruction_following: the length of %s cannot be read (%s): its item's speed is "
+                    "not checked, and the item is counted in vocalbench_unchecked", path, e)
+        return None
     return round(1000 * info.frames / info.samplerate)
 
 
@@ -98,8 +108,10 @@ def observed(doc: dict, results: list) -> dict:
         out["emotion"] = answer_value(spoken, "emotion", doc) if spoken is not None else None
     if doc.get("speed"):
         low, high = SPEED_RANGE[doc["speed"]]
-        tail = milliseconds(doc["audio"][0]) * doc["tail_share"] if spoken is not None else 0
-        out["speed_kept"] = None if spoken is None else low * tail < milliseconds(spoken.audio["path"]) < high * tail
+        query, answer = (milliseconds(doc["audio"][0]), milliseconds(spoken.audio["path"])) if spoken is not None \
+            else (None, None)
+        out["speed_kept"] = None if query is None or answer is None else \
+            low * query * doc["tail_share"] < answer < high * query * doc["tail_share"]
     return out
 
 
